@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// A nested package keeps package-benchmark out of the main build graph.
+let package = Package(
+    name: "xkcd-search-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Parsing",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDParse", package: "xkcd-search"),
+            ],
+            path: "Parsing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Indexing",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDKit", package: "xkcd-search"),
+            ],
+            path: "Indexing",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "Search",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDKit", package: "xkcd-search"),
+            ],
+            path: "Search",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

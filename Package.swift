@@ -1,0 +1,76 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "xkcd-search",
+    products: [
+        .executable(name: "xkcd-search", targets: ["xkcd-search"]),
+        .library(name: "XKCDKit", targets: ["XKCDKit"]),
+        .library(name: "XKCDParse", targets: ["XKCDParse"]),
+        .library(name: "XKCDStore", targets: ["XKCDStore"]),
+        .library(name: "XKCDQuery", targets: ["XKCDQuery"]),
+        .library(name: "XKCDModel", targets: ["XKCDModel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "XKCDModel"),
+        .target(
+            name: "XKCDFetch",
+            dependencies: ["XKCDModel", "CZlib", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
+        .target(
+            name: "XKCDStore",
+            dependencies: ["XKCDModel", "XKCDQuery", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
+        .target(
+            name: "XKCDKit",
+            dependencies: [
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDQuery",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "xkcd-search",
+            dependencies: [
+                "XKCDKit", "XKCDModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "_XKCDTestSupport",
+            dependencies: ["XKCDModel", .product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/_XKCDTestSupport",
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery"]),
+        .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDStore", "_XKCDTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

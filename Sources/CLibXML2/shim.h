@@ -1,0 +1,3 @@
+#include <libxml/HTMLparser.h>
+#include <libxml/xpath.h>
+#include <libxml/tree.h>

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Real pages and API responses copied from `../shared/corpus/` (see `Fixtures/corpus/SOURCES.md`).
+public enum Fixtures {
+    /// A directory laid out as `../shared/corpus/` is: `xkcd/N/info.0.json`, `explainxkcd/api/N.json`.
+    public static var corpusURL: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/corpus", isDirectory: true)
+    }
+
+    /// Numbers of the comics whose xkcd JSON is in the fixtures.
+    public static var comicIDs: [Int] {
+        numbers(in: corpusURL.appendingPathComponent("xkcd"), suffix: nil)
+    }
+
+    /// Numbers of the comics whose explain xkcd API response is in the fixtures.
+    public static var explainedIDs: [Int] {
+        numbers(in: corpusURL.appendingPathComponent("explainxkcd/api"), suffix: ".json")
+    }
+
+    public static func comicJSON(_ id: Int) throws -> Data {
+        try Data(contentsOf: corpusURL.appendingPathComponent("xkcd/\(id)/info.0.json"))
+    }
+
+    public static func explainAPIResponse(_ id: Int) throws -> Data {
+        try Data(contentsOf: corpusURL.appendingPathComponent("explainxkcd/api/\(id).json"))
+    }
+
+    /// The `parse.text` HTML of an explain xkcd API response.
+    public static func explainHTML(_ id: Int) throws -> String {
+        struct Response: Decodable {
+            struct Parse: Decodable { var text: String }
+            var parse: Parse
+        }
+        return try JSONDecoder().decode(Response.self, from: explainAPIResponse(id)).parse.text
+    }
+
+    /// A full `index.php` page: `2207.html` (live wiki, MediaWiki 1.30), `2207.mw139.html`, `1116.html`.
+    public static func wikiPage(_ name: String) throws -> String {
+        let url = corpusURL.appendingPathComponent("explainxkcd/wiki/index.php/\(name)")
+        return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+    }
+
+    /// The full corpus in `../shared/corpus`, when this checkout sits beside it; nil otherwise.
+    public static var sharedCorpusURL: URL? {
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = dir.appendingPathComponent("shared/corpus/xkcd/info.0.json")
+            if FileManager.default.fileExists(atPath: candidate.path) {
+                return candidate.deletingLastPathComponent().deletingLastPathComponent()
+            }
+            dir = dir.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    private static func numbers(in directory: URL, suffix: String?) -> [Int] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name in
+            if let suffix {
+                guard name.hasSuffix(suffix) else { return nil }
+                return Int(name.dropLast(suffix.count))
+            }
+            return Int(name)
+        }.sorted()
+    }
+}
