@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
         .target(
             name: "XKCDStore",
-            dependencies: ["XKCDModel", "XKCDQuery", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["XKCDModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
         .target(
@@ -61,7 +61,7 @@ let package = Package(
         ),
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
-        .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery"]),
+        .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel"]),
         .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),
