@@ -1,0 +1,57 @@
+# xkcd-search: `make demo` and `make test` work on a fresh Debian machine with no network
+# beyond Debian's package archive.
+
+SWIFT         ?= swift
+DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev pkg-config xz-utils sqlite3
+SNAPSHOT      := snapshot/corpus.tar.xz
+SNAPSHOT_DIR  := .build/snapshot
+RELEASE_FLAGS := -c release --static-swift-stdlib
+BIN           := .build/release/xkcd-search
+DB            ?=
+DB_FLAG       := $(if $(DB),--db $(DB),)
+
+.PHONY: all deps build demo test snapshot-dir benchmarks relevance compare clean
+
+all: build
+
+# Installs the Debian packages that are missing: with apt-get as root, with sudo otherwise.
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	echo "installing:$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=""; \
+	elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
+	else echo "error: missing Debian packages:$$missing (run as root or install sudo)" >&2; exit 1; fi; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	$$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+	  || { echo "error: could not install:$$missing" >&2; exit 1; }
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
+
+$(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
+	@mkdir -p $(SNAPSHOT_DIR)
+	tar -xJf $(SNAPSHOT) -C $(SNAPSHOT_DIR)
+	@touch $@
+
+snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json
+
+demo: build snapshot-dir
+	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR)
+	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse'; do \
+	  echo; echo "\$$ xkcd-search search $$q"; $(BIN) search $(DB_FLAG) $$q; \
+	done
+	@echo; $(BIN) stats $(DB_FLAG)
+
+test: deps snapshot-dir
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+benchmarks: deps snapshot-dir
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+clean:
+	rm -rf .build

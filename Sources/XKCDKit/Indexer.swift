@@ -1,0 +1,201 @@
+import Foundation
+import Logging
+import XKCDFetch
+import XKCDModel
+import XKCDParse
+import XKCDStore
+
+/// How far an indexing run has got, for progress bars.
+public struct IndexProgress: Sendable, Equatable {
+    public var completed: Int
+    public var total: Int
+    public var failed: Int
+}
+
+/// What an indexing run did.
+public struct IndexReport: Sendable {
+    public var latest: Comic.ID
+    /// Comics that were not in the index before this run, in ascending order.
+    public var newComics: [(id: Comic.ID, title: String)]
+    public var comicsFetched: Int
+    public var explanationsFetched: Int
+    /// Comics that failed this run; the next run asks for them again.
+    public var failures: [IndexFailure]
+    public var elapsed: Duration
+}
+
+/// Fetches, parses and stores comics: the only place that knows the order of the stages.
+///
+/// A failed comic is recorded and retried by the next run; it never stops the run. Updates are
+/// written in batches, each one transaction, so a killed run keeps what it had written and the
+/// next run resumes from there.
+public struct Indexer: Sendable {
+    public enum Mode: Sendable {
+        /// Ask for what the index lacks (and explanations that may have changed).
+        case incremental
+        /// Parse and store again every comic the source has, then rebuild the full-text index.
+        case rebuild
+    }
+
+    let database: ComicDatabase
+    let source: any ComicSource
+    let cache: RawCache?
+    let logger: Logger
+    let width: Int
+    let batchSize: Int
+    private let parser = ExplainPageParser()
+
+    /// - Parameters:
+    ///   - cache: where raw responses are kept; nil when the source is local (a mirror or the cache).
+    ///   - width: how many comics are in flight at once (the HTTP source also limits each host).
+    public init(
+        database: ComicDatabase, source: any ComicSource, cache: RawCache?, logger: Logger,
+        width: Int = 8, batchSize: Int = 64
+    ) {
+        self.database = database
+        self.source = source
+        self.cache = cache
+        self.logger = logger
+        self.width = max(1, width)
+        self.batchSize = max(1, batchSize)
+    }
+
+    public func run(
+        mode: Mode = .incremental, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
+    ) async throws -> IndexReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let latestResponse = try await source.latestComic()
+        try? cache?.store(latestResponse, for: .latest)
+        let latest = try decodeComic(latestResponse.data)
+
+        let plan: IndexPlan
+        switch mode {
+        case .incremental: plan = try database.plan(upTo: latest.id)
+        case .rebuild: plan = IndexPlan(comics: Array(1...latest.id), explanations: Array(1...latest.id))
+        }
+        let wanted = (comics: Set(plan.comics), explanations: Set(plan.explanations))
+        let known = Set(try database.comicIDs())
+        let ids = plan.ids
+        logger.info("indexing", metadata: ["latest": "\(latest.id)", "numbers": "\(ids.count)"])
+
+        var report = IndexReport(
+            latest: latest.id, newComics: [], comicsFetched: 0, explanationsFetched: 0, failures: [],
+            elapsed: .zero)
+        var pending: [ComicUpdate] = []
+        var state = IndexProgress(completed: 0, total: ids.count, failed: 0)
+        progress(state)
+
+        try await withThrowingTaskGroup(of: ComicUpdate.self) { group in
+            var next = ids.makeIterator()
+            func enqueue() {
+                guard let id = next.next() else { return }
+                group.addTask {
+                    await update(
+                        id: id, latest: latest, latestResponse: latestResponse,
+                        wantsComic: wanted.comics.contains(id), wantsExplanation: wanted.explanations.contains(id))
+                }
+            }
+            for _ in 0..<width { enqueue() }
+            while let update = try await group.next() {
+                enqueue()
+                pending.append(update)
+                tally(update, known: known, into: &report)
+                state.completed += 1
+                if update.isFailure { state.failed += 1 }
+                if pending.count >= batchSize {
+                    try database.apply(pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
+                progress(state)
+            }
+        }
+        try database.apply(pending)
+        if mode == .rebuild {
+            try database.rebuildFullTextIndex()
+        }
+        if ids.count >= 200 {
+            try database.optimizeFullTextIndex()
+        }
+        try database.setSetting("lastUpdate", to: ISO8601DateFormatter().string(from: Date()))
+        report.failures = try database.failures()
+        report.newComics.sort { $0.id < $1.id }
+        report.elapsed = clock.now - start
+        return report
+    }
+
+    private func tally(_ update: ComicUpdate, known: Set<Comic.ID>, into report: inout IndexReport) {
+        if case .fetched(let comic, _) = update.comic {
+            report.comicsFetched += 1
+            if !known.contains(comic.id) { report.newComics.append((comic.id, comic.title)) }
+        }
+        if case .fetched = update.explanation { report.explanationsFetched += 1 }
+    }
+
+    /// Fetches and parses one number; every failure becomes an outcome, never a throw.
+    private func update(
+        id: Comic.ID, latest: Comic, latestResponse: RawResponse, wantsComic: Bool, wantsExplanation: Bool
+    ) async -> ComicUpdate {
+        var comic: ComicUpdate.Outcome<Comic> = .unchanged
+        if wantsComic {
+            if id == latest.id {
+                comic = .fetched(latest, at: latestResponse.fetchedAt)
+            } else {
+                comic = await fetchComic(id)
+            }
+        }
+        var explanation: ComicUpdate.Outcome<Explanation> = .unchanged
+        if wantsExplanation, case .absent = comic {
+            // No comic (#404 on xkcd), but explainxkcd may still have a page: keep it out of the index.
+        } else if wantsExplanation {
+            explanation = await fetchExplanation(id)
+        }
+        return ComicUpdate(id: id, comic: comic, explanation: explanation)
+    }
+
+    private func fetchComic(_ id: Comic.ID) async -> ComicUpdate.Outcome<Comic> {
+        do {
+            guard let response = try await source.comic(id) else { return .absent(at: Date()) }
+            try? cache?.store(response, for: .comic(id))
+            return .fetched(try decodeComic(response.data), at: response.fetchedAt)
+        } catch {
+            logger.warning("comic failed", metadata: ["comic": "\(id)", "error": "\(error)"])
+            return .failed("\(error)", at: Date())
+        }
+    }
+
+    private func fetchExplanation(_ id: Comic.ID) async -> ComicUpdate.Outcome<Explanation> {
+        do {
+            guard case .page(let response) = try await source.explanation(id) else { return .absent(at: Date()) }
+            try? cache?.store(response, for: .explanation(id))
+            guard let page = try ExplainAPI.decode(response.data) else { return .absent(at: Date()) }
+            let parsed = try parser.parse(html: page.html)
+            let explanation = Explanation(
+                comicID: id, pageTitle: page.title, page: parsed,
+                categories: page.categories.isEmpty ? parsed.categories : page.categories,
+                revision: page.revision)
+            return .fetched(explanation, at: response.fetchedAt)
+        } catch {
+            logger.warning("explanation failed", metadata: ["comic": "\(id)", "error": "\(error)"])
+            return .failed("explanation: \(error)", at: Date())
+        }
+    }
+
+    /// The xkcd JSON with its HTML entities decoded (#259's title is "Clich&eacute;d Exchanges").
+    private func decodeComic(_ data: Data) throws -> Comic {
+        var comic = try XKCDJSON.decodeComic(data)
+        comic.title = HTMLText.decodingEntities(comic.title)
+        comic.safeTitle = HTMLText.decodingEntities(comic.safeTitle)
+        comic.alt = HTMLText.decodingEntities(comic.alt)
+        comic.transcript = HTMLText.decodingEntities(comic.transcript)
+        return comic
+    }
+}
+
+extension ComicUpdate {
+    var isFailure: Bool {
+        if case .failed = comic { return true }
+        if case .failed = explanation { return true }
+        return false
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import GRDB
+import XKCDModel
+
+/// What one indexing step learnt about one comic number.
+public struct ComicUpdate: Sendable {
+    public enum Outcome<Value: Sendable>: Sendable {
+        /// Nothing was asked this time.
+        case unchanged
+        case fetched(Value, at: Date)
+        /// The comic does not exist (#404), or its explanation is not written yet.
+        case absent(at: Date)
+        case failed(String, at: Date)
+    }
+
+    public var id: Comic.ID
+    public var comic: Outcome<Comic>
+    public var explanation: Outcome<Explanation>
+
+    public init(id: Comic.ID, comic: Outcome<Comic>, explanation: Outcome<Explanation>) {
+        self.id = id
+        self.comic = comic
+        self.explanation = explanation
+    }
+}
+
+/// The numbers an indexing run still has to ask for.
+public struct IndexPlan: Sendable, Equatable {
+    public var comics: [Comic.ID]
+    public var explanations: [Comic.ID]
+
+    public init(comics: [Comic.ID], explanations: [Comic.ID]) {
+        self.comics = comics
+        self.explanations = explanations
+    }
+
+    /// Every number that needs at least one request, in ascending order.
+    public var ids: [Comic.ID] { Array(Set(comics).union(explanations)).sorted() }
+}
+
+/// A comic that could not be indexed, as the last run left it.
+public struct IndexFailure: Sendable, Equatable {
+    public var id: Comic.ID
+    public var resource: String
+    public var message: String
+}
+
+extension ComicDatabase {
+    /// Explanations fetched within this long of their comic's date are fetched again, since
+    /// the wiki changes them most in the first days.
+    public static let freshExplanationWindow: TimeInterval = 14 * 24 * 3600
+
+    /// Works out what to ask for so that the index covers every comic up to `latest`.
+    ///
+    /// A comic is asked for when it is not stored and not known to be absent (#404). An
+    /// explanation is asked for when it is not stored, was flagged incomplete, was fetched within
+    /// two weeks of the comic's date, was not written yet, or failed last time.
+    public func plan(upTo latest: Comic.ID) throws(StoreError) -> IndexPlan {
+        try read { db in
+            let storedComics = try Set(Int.fetchAll(db, sql: "SELECT id FROM comic"))
+            let absentComics = try Set(Int.fetchAll(db, sql: """
+                SELECT comicID FROM fetchState WHERE resource = 'comic' AND status = 'absent'
+                """))
+            let settledExplanations = try Set(Int.fetchAll(db, sql: """
+                SELECT e.comicID FROM explanation e JOIN comic c ON c.id = e.comicID
+                WHERE NOT e.isIncomplete
+                  AND julianday(e.fetchedAt) - julianday(c.date) > ?
+                """, arguments: [ComicDatabase.freshExplanationWindow / 86400]))
+            guard latest >= 1 else { return IndexPlan(comics: [], explanations: []) }
+            let all = 1...latest
+            let comics = all.filter { !storedComics.contains($0) && !absentComics.contains($0) }
+            let explanations = all.filter { !settledExplanations.contains($0) && !absentComics.contains($0) }
+            return IndexPlan(comics: comics, explanations: explanations)
+        }
+    }
+
+    /// Stores a batch of updates in one transaction, so that a killed process leaves either all
+    /// of the batch or none of it.
+    public func apply(_ updates: [ComicUpdate]) throws(StoreError) {
+        try write { db in
+            for update in updates {
+                try apply(update, in: db)
+            }
+        }
+    }
+
+    private func apply(_ update: ComicUpdate, in db: Database) throws {
+        switch update.comic {
+        case .unchanged: break
+        case .fetched(let comic, let date):
+            try ComicRecord(comic, fetchedAt: date).upsert(db)
+            try setState(db, update.id, "comic", "ok", nil, date)
+        case .absent(let date):
+            try setState(db, update.id, "comic", "absent", nil, date)
+        case .failed(let message, let date):
+            try setState(db, update.id, "comic", "failed", message, date)
+        }
+        switch update.explanation {
+        case .unchanged: break
+        case .fetched(let explanation, let date):
+            try ExplanationRecord(explanation, fetchedAt: date).upsert(db)
+            try setState(db, update.id, "explanation", "ok", nil, date)
+        case .absent(let date):
+            try setState(db, update.id, "explanation", "absent", nil, date)
+        case .failed(let message, let date):
+            try setState(db, update.id, "explanation", "failed", message, date)
+        }
+        try refreshSearchDocument(db, id: update.id)
+    }
+
+    private func setState(
+        _ db: Database, _ id: Int, _ resource: String, _ status: String, _ message: String?, _ date: Date
+    ) throws {
+        try FetchStateRecord(comicID: id, resource: resource, status: status, message: message, attemptedAt: date)
+            .upsert(db)
+    }
+
+    /// Rewrites the searchable text of one comic from its stored rows; the full-text triggers follow.
+    ///
+    /// The explain xkcd transcript wins over the JSON one: the JSON's stop at about #1608, and
+    /// some belong to a neighbouring comic.
+    private func refreshSearchDocument(_ db: Database, id: Int) throws {
+        guard let comic = try ComicRecord.fetchOne(db, key: id) else { return }
+        let explanation = try ExplanationRecord.fetchOne(db, key: id)
+        let explainTranscript = explanation?.transcript ?? ""
+        var explanationText = explanation?.explanation ?? ""
+        if let trivia = explanation?.trivia, !trivia.isEmpty {
+            explanationText += "\n\n" + trivia
+        }
+        let document = SearchDocument(
+            id: id, title: comic.title, alt: comic.alt,
+            transcript: explainTranscript.isEmpty ? comic.transcript : explainTranscript,
+            explanation: explanationText)
+        try document.upsert(db)
+    }
+
+    /// Re-creates both full-text indexes from the stored documents.
+    public func rebuildFullTextIndex() throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('rebuild')")
+            try db.execute(sql: "INSERT INTO comicExact(comicExact) VALUES('rebuild')")
+        }
+    }
+
+    /// Merges the full-text b-trees into one segment each: smaller file, faster queries.
+    public func optimizeFullTextIndex() throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('optimize')")
+            try db.execute(sql: "INSERT INTO comicExact(comicExact) VALUES('optimize')")
+        }
+    }
+
+    /// Runs SQLite's and FTS5's integrity checks; returns the problems found (empty when sound).
+    public func integrityProblems() throws(StoreError) -> [String] {
+        try read { db in
+            var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
+            for table in ["comicSearch", "comicExact"] {
+                do {
+                    try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES('integrity-check', 1)")
+                } catch {
+                    problems.append("\(table): \(error)")
+                }
+            }
+            return problems
+        }
+    }
+
+    /// The comics whose last attempt failed, with the reason.
+    public func failures() throws(StoreError) -> [IndexFailure] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT comicID, resource, message FROM fetchState WHERE status = 'failed' ORDER BY comicID
+                """).map { IndexFailure(id: $0["comicID"], resource: $0["resource"], message: $0["message"] ?? "") }
+        }
+    }
+
+    /// Ids of the comics stored, in ascending order.
+    public func comicIDs() throws(StoreError) -> [Comic.ID] {
+        try read { db in try Int.fetchAll(db, sql: "SELECT id FROM comic ORDER BY id") }
+    }
+
+    public func setting(_ key: String) throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    public func setSetting(_ key: String, to value: String) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [key, value])
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import GRDB
+
+/// The database schema, one migration per released change.
+///
+/// Favourites live in their own tables with no foreign key to `comic`, so that no re-index,
+/// rebuild or reload of comics can ever delete them.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "comic") { t in
+                t.primaryKey("id", .integer)
+                t.column("title", .text).notNull()
+                t.column("safeTitle", .text).notNull()
+                t.column("alt", .text).notNull()
+                t.column("transcript", .text).notNull()
+                t.column("imageURL", .text).notNull()
+                t.column("link", .text).notNull()
+                t.column("news", .text).notNull()
+                t.column("date", .text).notNull().indexed()
+                t.column("fetchedAt", .datetime).notNull()
+            }
+            try db.create(table: "explanation") { t in
+                t.primaryKey("comicID", .integer)
+                t.column("pageTitle", .text).notNull()
+                t.column("explanation", .text).notNull()
+                t.column("transcript", .text).notNull()
+                t.column("trivia", .text).notNull()
+                t.column("categories", .text).notNull()
+                t.column("isIncomplete", .boolean).notNull()
+                t.column("revision", .integer)
+                t.column("fetchedAt", .datetime).notNull()
+            }
+            // What the indexer knows about each number, so that a run resumes and retries
+            // exactly what is missing: "ok", "absent" (no such comic / not written yet) or "failed".
+            try db.create(table: "fetchState") { t in
+                t.column("comicID", .integer).notNull()
+                t.column("resource", .text).notNull()
+                t.column("status", .text).notNull()
+                t.column("message", .text)
+                t.column("attemptedAt", .datetime).notNull()
+                t.primaryKey(["comicID", "resource"])
+            }
+            // The text that is searched, one row per comic: the best transcript and the
+            // explanation with its trivia. The full-text tables below mirror it through triggers.
+            try db.create(table: "searchDocument") { t in
+                t.primaryKey("id", .integer)
+                t.column("title", .text).notNull()
+                t.column("alt", .text).notNull()
+                t.column("transcript", .text).notNull()
+                t.column("explanation", .text).notNull()
+            }
+            try db.create(virtualTable: "comicSearch", using: FTS5()) { t in
+                t.synchronize(withTable: "searchDocument")
+                t.tokenizer = .porter(wrapping: .unicode61(diacritics: .remove))
+                t.column("title")
+                t.column("alt")
+                t.column("transcript")
+                t.column("explanation")
+            }
+            // Unstemmed twin of comicSearch: finds the exact word forms the user typed, for
+            // ranking ("running" above "run") and for spelling suggestions.
+            try db.create(virtualTable: "comicExact", using: FTS5()) { t in
+                t.synchronize(withTable: "searchDocument")
+                t.tokenizer = .unicode61(diacritics: .remove)
+                t.column("title")
+                t.column("alt")
+                t.column("transcript")
+                t.column("explanation")
+            }
+            try db.execute(sql: "CREATE VIRTUAL TABLE comicVocabulary USING fts5vocab(comicExact, row)")
+            try db.create(table: "favourite") { t in
+                t.primaryKey("comicID", .integer)
+                t.column("addedAt", .datetime).notNull()
+            }
+            try db.create(table: "favouriteTag") { t in
+                t.column("comicID", .integer).notNull()
+                    .references("favourite", onDelete: .cascade)
+                t.column("tag", .text).notNull().indexed()
+                t.primaryKey(["comicID", "tag"])
+            }
+            try db.create(table: "setting") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
+            }
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,44 @@
+import GRDB
+
+/// A problem with the index database, worded for the person running the tool.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The database file could not be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// The file exists but is not an xkcd-search index (or is damaged).
+    case notAnIndex(path: String)
+    /// Another process holds the database for longer than the busy timeout.
+    case busy
+    /// The disk is full or read-only.
+    case cannotWrite(reason: String)
+    /// Anything else SQLite reported; the SQL and its arguments are never included.
+    case failed(reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
+        case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
+        case .busy: "the index is busy (another xkcd-search is writing to it); try again"
+        case .cannotWrite(let reason): "cannot write to the index: \(reason)"
+        case .failed(let reason): "index error: \(reason)"
+        }
+    }
+
+    /// Maps a GRDB error to a message without SQL or user text in it.
+    static func wrapping(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else { return .failed(reason: "\(error)") }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_FULL: return .cannotWrite(reason: "the disk is full")
+        case .SQLITE_READONLY: return .cannotWrite(reason: "the file is read-only")
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notAnIndex(path: "the database")
+        default: return .failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        }
+    }
+}
+
+/// Runs `body`, turning any GRDB error into a ``StoreError``.
+@inline(__always)
+func wrapped<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    do { return try body() } catch { throw StoreError.wrapping(error) }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+extension XKCDSearch {
+    struct Stats: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show what the index holds.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Print JSON.")
+        var json = false
+
+        struct Output: Encodable {
+            var comics: Int
+            var latest: Int?
+            var explained: Int
+            var incomplete: Int
+            var unexplained: Int
+            var favourites: Int
+            var tags: Int
+            var lastUpdate: String?
+            var database: String
+            var databaseBytes: Int
+        }
+
+        func run() throws {
+            let database = try global.openDatabase()
+            let stats = try database.statistics()
+            let path = database.path ?? ":memory:"
+            let bytes = ["", "-wal"].reduce(0) { total, suffix in
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
+                return total + (size ?? 0)
+            }
+            let output = Output(
+                comics: stats.comics, latest: stats.latest, explained: stats.explained,
+                incomplete: stats.incompleteExplanations, unexplained: stats.comics - stats.explained,
+                favourites: stats.favourites, tags: stats.tags, lastUpdate: stats.lastUpdate,
+                database: path, databaseBytes: bytes)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                print(String(decoding: try encoder.encode(output), as: UTF8.self))
+                return
+            }
+            print("""
+                comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
+                explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
+                favourites:    \(output.favourites) (\(output.tags) tags)
+                last update:   \(output.lastUpdate ?? "never")
+                database:      \(output.database) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)))
+                """)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+import XKCDKit
+
+@main
+struct XKCDSearch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xkcd-search",
+        abstract: "Full-text search for xkcd comics, offline once indexed.",
+        discussion: """
+            Comics: Randall Munroe, https://xkcd.com, CC BY-NC 2.5.
+            Explanations: the explain xkcd wiki, https://www.explainxkcd.com, CC BY-SA 3.0.
+            """,
+        version: "0.1.0",
+        subcommands: [Index.self, Search.self, Stats.self]
+    )
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The index file, or a directory to hold index.sqlite.",
+        discussion: "Default: $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
+        valueName: "path"))
+    var db: String?
+
+    @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
+    var verbose = false
+
+    var paths: Paths { Paths(database: db) }
+
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "xkcd-search") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .info : .error
+        return logger
+    }
+
+    func openDatabase() throws -> ComicDatabase {
+        try ComicDatabase.open(at: paths.databaseFile.path)
+    }
+}

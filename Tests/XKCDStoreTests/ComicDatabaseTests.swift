@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+import XKCDModel
+@testable import XKCDStore
+
+/// Real comics (text from the xkcd JSON and explain xkcd), written as literals so the store is
+/// tested alone.
+enum Sample {
+    static let exploits = Comic(
+        id: 327, title: "Exploits of a Mom",
+        alt: "Her daughter is named Help I'm trapped in a driver's license factory.",
+        transcript: "[[A woman is talking on the phone.]]\nPhone: Hi, this is your son's school.",
+        imageURL: "https://imgs.xkcd.com/comics/exploits_of_a_mom.png",
+        date: ComicDate(year: 2007, month: 10, day: 10))
+    static let dependency = Comic(
+        id: 2347, title: "Dependency",
+        alt: "Someday ImageMagick will finally break for good and we'll have a long period of scrambling.",
+        date: ComicDate(year: 2020, month: 8, day: 17))
+    static let sandwich = Comic(
+        id: 149, title: "Sandwich", alt: "Proper User Policy apparently means Simon Says.",
+        date: ComicDate(year: 2006, month: 8, day: 2))
+
+    static func explanation(_ id: Int, _ text: String, transcript: String = "", incomplete: Bool = false) -> Explanation {
+        Explanation(
+            comicID: id, pageTitle: "\(id)",
+            page: ExplainedPage(explanation: text, transcript: transcript, trivia: "", isIncomplete: incomplete),
+            categories: ["All comics"], revision: 1)
+    }
+
+    static func date(_ iso: String) -> Date {
+        ISO8601DateFormatter().date(from: iso + "T00:00:00Z")!
+    }
+}
+
+@Suite struct ComicDatabaseTests {
+    let database = try! ComicDatabase.inMemory()
+
+    @Test func storedComicsAndExplanationsRoundTrip() throws {
+        let explanation = Sample.explanation(327, "Bobby Tables is an SQL injection.", transcript: "Mom: Did you break something?")
+        try database.apply([
+            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .fetched(explanation, at: Date()))
+        ])
+        #expect(try database.comic(327) == Sample.exploits)
+        #expect(try database.explanation(for: 327) == explanation)
+        #expect(try database.comic(328) == nil)
+        #expect(try database.latestComicID() == 327)
+    }
+
+    @Test func searchPrefersTheExplainTranscriptAndFindsExplanationWords() throws {
+        try database.apply([
+            ComicUpdate(
+                id: 327, comic: .fetched(Sample.exploits, at: Date()),
+                explanation: .fetched(Sample.explanation(327, "Little Bobby Tables drops the Students table.", transcript: "Mom: Oh, yes. Little Bobby Tables"), at: Date())),
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
+        ])
+        #expect(try database.comics(matchingAllOf: ["bobby", "tables"], limit: 10).map(\.id) == [327])
+        #expect(try database.comics(matchingAllOf: ["imagemagick"], limit: 10).map(\.id) == [2347])
+        // The JSON transcript was replaced by explain xkcd's, so its words no longer match.
+        #expect(try database.comics(matchingAllOf: ["phone"], limit: 10).isEmpty)
+    }
+
+    @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
+        let now = Sample.date("2026-01-01")
+        try database.apply([
+            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: now), explanation: .fetched(Sample.explanation(149, "sudo"), at: now)),
+            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: now), explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: now)),
+            // Fetched three days after the comic: the wiki is likely to change it.
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: now), explanation: .fetched(Sample.explanation(2347, "x"), at: Sample.date("2020-08-20"))),
+            ComicUpdate(id: 404, comic: .absent(at: now), explanation: .unchanged),
+        ])
+        let plan = try database.plan(upTo: 2347)
+        #expect(!plan.comics.contains(149) && !plan.comics.contains(327) && !plan.comics.contains(404))
+        #expect(plan.comics.contains(1) && plan.comics.contains(2346))
+        #expect(!plan.explanations.contains(149))
+        #expect(plan.explanations.contains(327))
+        #expect(plan.explanations.contains(2347))
+        #expect(!plan.explanations.contains(404))
+    }
+
+    @Test func failuresAreListedUntilARetrySucceeds() throws {
+        try database.apply([ComicUpdate(id: 149, comic: .failed("HTTP 500", at: Date()), explanation: .unchanged)])
+        #expect(try database.failures() == [IndexFailure(id: 149, resource: "comic", message: "HTTP 500")])
+        #expect(try database.plan(upTo: 149).comics.contains(149))
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        #expect(try database.failures().isEmpty)
+    }
+
+    @Test func fullTextIndexSurvivesRebuildAndChecksClean() throws {
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.rebuildFullTextIndex()
+        try database.optimizeFullTextIndex()
+        #expect(try database.integrityProblems().isEmpty)
+        #expect(try database.comics(matchingAllOf: ["simon"], limit: 5).map(\.id) == [149])
+    }
+
+    @Test func quotesInWordsStayLiteral() throws {
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+        #expect(try database.comics(matchingAllOf: ["driver's", "\"license"], limit: 5).map(\.id) == [327])
+        #expect(try database.comics(matchingAllOf: ["NEAR(", "OR", "*"], limit: 5).isEmpty)
+    }
+}
+
+@Suite struct ComicDatabaseFileTests {
+    @Test func onDiskDatabaseUsesWALAndReopens() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("nested/index.sqlite").path
+        do {
+            let database = try ComicDatabase.open(at: path)
+            try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+        let reopened = try ComicDatabase.open(at: path)
+        #expect(try reopened.comic(149)?.title == "Sandwich")
+        #expect(reopened.path == path)
+    }
+
+    @Test func aFileThatIsNotAnIndexGivesAClearError() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-an-index-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.notAnIndex(path: path)) { try ComicDatabase.open(at: path) }
+    }
+}
