@@ -55,7 +55,11 @@ let package = Package(
         ),
         .target(
             name: "_XKCDTestSupport",
-            dependencies: ["XKCDModel", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                "XKCDModel",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             path: "Tests/_XKCDTestSupport",
             resources: [.copy("Fixtures")]
         ),

@@ -6,7 +6,7 @@ let package = Package(
     name: "xkcd-search-benchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: "../"),
+        .package(name: "xkcd-search", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

@@ -33,28 +33,28 @@ public struct Indexer: Sendable {
     public enum Mode: Sendable {
         /// Ask for what the index lacks (and explanations that may have changed).
         case incremental
-        /// Parse and store again every comic the source has, then rebuild the full-text index.
-        case rebuild
+        /// Parse and store again the comics of `plan` (every number up to the latest when nil),
+        /// then rebuild the full-text index.
+        case rebuild(IndexPlan?)
     }
 
     let database: ComicDatabase
     let source: any ComicSource
-    let cache: RawCache?
     let logger: Logger
     let width: Int
     let batchSize: Int
     private let parser = ExplainPageParser()
 
     /// - Parameters:
-    ///   - cache: where raw responses are kept; nil when the source is local (a mirror or the cache).
+    ///   - source: where responses come from; wrap a network source in a `CachingComicSource`
+    ///     so that every raw response is kept.
     ///   - width: how many comics are in flight at once (the HTTP source also limits each host).
     public init(
-        database: ComicDatabase, source: any ComicSource, cache: RawCache?, logger: Logger,
+        database: ComicDatabase, source: any ComicSource, logger: Logger,
         width: Int = 8, batchSize: Int = 64
     ) {
         self.database = database
         self.source = source
-        self.cache = cache
         self.logger = logger
         self.width = max(1, width)
         self.batchSize = max(1, batchSize)
@@ -66,13 +66,13 @@ public struct Indexer: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let latestResponse = try await source.latestComic()
-        try? cache?.store(latestResponse, for: .latest)
         let latest = try decodeComic(latestResponse.data)
 
         let plan: IndexPlan
         switch mode {
         case .incremental: plan = try database.plan(upTo: latest.id)
-        case .rebuild: plan = IndexPlan(comics: Array(1...latest.id), explanations: Array(1...latest.id))
+        case .rebuild(let given):
+            plan = given ?? IndexPlan(comics: Array(1...max(1, latest.id)), explanations: Array(1...max(1, latest.id)))
         }
         let wanted = (comics: Set(plan.comics), explanations: Set(plan.explanations))
         let known = Set(try database.comicIDs())
@@ -111,7 +111,7 @@ public struct Indexer: Sendable {
             }
         }
         try database.apply(pending)
-        if mode == .rebuild {
+        if case .rebuild = mode {
             try database.rebuildFullTextIndex()
         }
         if ids.count >= 200 {
@@ -156,7 +156,6 @@ public struct Indexer: Sendable {
     private func fetchComic(_ id: Comic.ID) async -> ComicUpdate.Outcome<Comic> {
         do {
             guard let response = try await source.comic(id) else { return .absent(at: Date()) }
-            try? cache?.store(response, for: .comic(id))
             return .fetched(try decodeComic(response.data), at: response.fetchedAt)
         } catch {
             logger.warning("comic failed", metadata: ["comic": "\(id)", "error": "\(error)"])
@@ -167,13 +166,11 @@ public struct Indexer: Sendable {
     private func fetchExplanation(_ id: Comic.ID) async -> ComicUpdate.Outcome<Explanation> {
         do {
             guard case .page(let response) = try await source.explanation(id) else { return .absent(at: Date()) }
-            try? cache?.store(response, for: .explanation(id))
             guard let page = try ExplainAPI.decode(response.data) else { return .absent(at: Date()) }
-            let parsed = try parser.parse(html: page.html)
+            var parsed = try parser.parse(html: page.html)
+            if !page.categories.isEmpty { parsed.categories = page.categories }
             let explanation = Explanation(
-                comicID: id, pageTitle: page.title, page: parsed,
-                categories: page.categories.isEmpty ? parsed.categories : page.categories,
-                revision: page.revision)
+                comicID: id, pageTitle: page.title, page: parsed, categories: parsed.categories, revision: page.revision)
             return .fetched(explanation, at: response.fetchedAt)
         } catch {
             logger.warning("explanation failed", metadata: ["comic": "\(id)", "error": "\(error)"])

@@ -152,7 +152,8 @@ extension ComicDatabase {
 
     /// Runs SQLite's and FTS5's integrity checks; returns the problems found (empty when sound).
     public func integrityProblems() throws(StoreError) -> [String] {
-        try read { db in
+        // FTS5 runs its check as an INSERT of a command row, which read-only connections refuse.
+        try write { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
             for table in ["comicSearch", "comicExact"] {
                 do {

@@ -23,7 +23,8 @@ enum Sample {
     static func explanation(_ id: Int, _ text: String, transcript: String = "", incomplete: Bool = false) -> Explanation {
         Explanation(
             comicID: id, pageTitle: "\(id)",
-            page: ExplainedPage(explanation: text, transcript: transcript, trivia: "", isIncomplete: incomplete),
+            page: ExplainedPage(
+                explanation: text, transcript: transcript, trivia: "", categories: ["All comics"], isIncomplete: incomplete),
             categories: ["All comics"], revision: 1)
     }
 

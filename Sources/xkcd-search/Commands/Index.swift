@@ -55,26 +55,28 @@ extension XKCDSearch {
             let database = try global.openDatabase()
             let cache = RawCache(directory: global.paths.cacheDirectory.appendingPathComponent("raw"))
             let source: any ComicSource
-            var keptCache: RawCache? = cache
+            var mode = Indexer.Mode.incremental
             if let mirror {
                 source = MirrorComicSource(directory: URL(fileURLWithPath: mirror))
-                keptCache = nil
+                if rebuild { mode = .rebuild(nil) }
             } else if rebuild {
                 source = CachedComicSource(cache: cache)
-                keptCache = nil
+                mode = .rebuild(IndexPlan(comics: cache.storedComicIDs(), explanations: cache.storedExplanationIDs()))
             } else {
                 var configuration = HTTPComicSource.Configuration()
                 configuration.xkcdBaseURL = URL(string: xkcdURL)!
                 configuration.explainBaseURL = URL(string: explainURL)!
                 configuration.maxConcurrentRequestsPerHost = concurrency
                 configuration.requestTimeout = .milliseconds(Int(timeout * 1000))
-                source = HTTPComicSource(configuration: configuration, logger: logger)
+                source = CachingComicSource(
+                    upstream: HTTPComicSource(configuration: configuration, logger: logger), cache: cache, logger: logger)
+                _ = cache.removeLeftoverTemporaryFiles()
             }
             let indexer = Indexer(
-                database: database, source: source, cache: keptCache, logger: logger,
+                database: database, source: source, logger: logger,
                 width: mirror == nil ? concurrency * 2 : 4)
             let bar = Terminal.isStandardErrorATerminal && !json ? ProgressBar(label: "indexing") : nil
-            let report = try await indexer.run(mode: rebuild ? .rebuild : .incremental) { progress in
+            let report = try await indexer.run(mode: mode) { progress in
                 bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
             }
             bar?.finish()

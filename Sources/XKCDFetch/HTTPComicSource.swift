@@ -1,0 +1,363 @@
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Fetches comics from xkcd.com and explanations from the explain xkcd wiki over HTTP.
+///
+/// Requests to one host are bounded (``Configuration/maxConcurrentRequestsPerHost``); timeouts,
+/// broken connections, 5xx and 429 answers are retried with exponential backoff and full jitter,
+/// honouring `Retry-After` on 429 and 503. HTTP 404 for a comic means "no such comic" (#404 is
+/// missing on purpose) and is never retried; other 4xx answers fail at once.
+///
+/// ```swift
+/// let source = HTTPComicSource(configuration: .init(), logger: logger)
+/// if let raw = try await source.comic(327) {
+///     let comic = try XKCDJSON.decodeComic(raw.data)
+/// }
+/// ```
+///
+/// A body that is not JSON (a truncated download) is retried once: truncation is usually the
+/// transport's fault, but a server that always sends garbage should not cost four backoffs. The
+/// check is a decode with ``XKCDJSON`` or ``ExplainAPI``, so whatever this source returns decodes.
+public struct HTTPComicSource: ComicSource {
+    public struct Configuration: Sendable {
+        public static let defaultUserAgent = "xkcd-search/0.1 (+https://github.com/xkcd-search; offline search for xkcd)"
+
+        public var xkcdBaseURL: URL
+        public var explainBaseURL: URL
+        public var maxConcurrentRequestsPerHost: Int
+        /// How long one try may go without an answer.
+        public var requestTimeout: Duration
+        public var retryPolicy: RetryPolicy
+        public var userAgent: String
+
+        public init(
+            xkcdBaseURL: URL = URL(string: "https://xkcd.com")!,
+            explainBaseURL: URL = URL(string: "https://www.explainxkcd.com")!,
+            maxConcurrentRequestsPerHost: Int = 4,
+            requestTimeout: Duration = .seconds(30),
+            retryPolicy: RetryPolicy = RetryPolicy(),
+            userAgent: String = Configuration.defaultUserAgent
+        ) {
+            self.xkcdBaseURL = xkcdBaseURL
+            self.explainBaseURL = explainBaseURL
+            self.maxConcurrentRequestsPerHost = maxConcurrentRequestsPerHost
+            self.requestTimeout = requestTimeout
+            self.retryPolicy = retryPolicy
+            self.userAgent = userAgent
+        }
+    }
+
+    /// When and how often to try again.
+    ///
+    /// The wait before try `n + 1` is a random duration in `0...min(maxDelay, baseDelay * 2^(n-1))`
+    /// ("full jitter"), or exactly that cap when `usesJitter` is false. A `Retry-After: <seconds>`
+    /// header on 429/503 replaces it, capped at `maxRetryAfter`.
+    public struct RetryPolicy: Sendable {
+        /// Tries in all, the first included.
+        public var maxAttempts: Int
+        public var baseDelay: Duration
+        public var maxDelay: Duration
+        public var maxRetryAfter: Duration
+        public var usesJitter: Bool
+        /// Tries in all for a body that is not JSON (counted within `maxAttempts`).
+        public var maxMalformedBodyAttempts: Int
+
+        public init(
+            maxAttempts: Int = 4, baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30),
+            maxRetryAfter: Duration = .seconds(60), usesJitter: Bool = true, maxMalformedBodyAttempts: Int = 2
+        ) {
+            self.maxAttempts = max(1, maxAttempts)
+            self.baseDelay = baseDelay
+            self.maxDelay = maxDelay
+            self.maxRetryAfter = maxRetryAfter
+            self.usesJitter = usesJitter
+            self.maxMalformedBodyAttempts = max(1, maxMalformedBodyAttempts)
+        }
+
+        /// The backoff before the try after try number `attempt` (1-based).
+        public func delay(afterAttempt attempt: Int) -> Duration {
+            let exponent = min(max(attempt - 1, 0), 30)
+            let cap = min(maxDelay.seconds, baseDelay.seconds * Double(1 << exponent))
+            let seconds = usesJitter ? Double.random(in: 0...max(cap, 0)) : cap
+            return .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+
+        /// The wait a `Retry-After` value asks for, capped; nil unless it is a number of seconds.
+        func delay(retryAfter value: String?) -> Duration? {
+            guard let value, let seconds = Double(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+                return nil
+            }
+            return .milliseconds(Int64((min(seconds, maxRetryAfter.seconds) * 1000).rounded()))
+        }
+    }
+
+    public let configuration: Configuration
+    private let logger: Logger
+    private let client: Client
+
+    public init(configuration: Configuration = Configuration(), logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.client = Client(configuration: configuration)
+    }
+
+    public func latestComic() async throws -> RawResponse {
+        let url = configuration.xkcdBaseURL.appendingPathComponent("info.0.json")
+        let fetched = try await fetch(url, label: "/info.0.json", notFoundMeansAbsent: false) { data, source throws(FetchError) in
+            _ = try XKCDJSON.decodeComic(data, source: source)
+        }
+        guard let (response, _) = fetched else {
+            // Unreachable: 404 is only "absent" when notFoundMeansAbsent is set.
+            throw FetchError.httpStatus(host: client.hostKey(url), path: "/info.0.json", status: 404, attempts: 1)
+        }
+        return response
+    }
+
+    public func comic(_ id: Int) async throws -> RawResponse? {
+        let url = configuration.xkcdBaseURL.appendingPathComponent("\(id)/info.0.json")
+        let fetched = try await fetch(url, label: "/\(id)/info.0.json", notFoundMeansAbsent: true) { data, source throws(FetchError) in
+            _ = try XKCDJSON.decodeComic(data, source: source)
+        }
+        return fetched?.response
+    }
+
+    public func explanation(_ id: Int) async throws -> ExplainLookup {
+        var components = URLComponents(
+            url: configuration.explainBaseURL.appendingPathComponent("wiki/api.php"), resolvingAgainstBaseURL: false)!
+        components.queryItems = ExplainAPI.queryItems(forComic: id)
+        // URLComponents leaves "|" alone on some platforms; the wiki's own links encode it.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "|", with: "%7C")
+        let url = components.url!
+        let fetched = try await fetch(url, label: "/wiki/api.php?page=\(id)", notFoundMeansAbsent: false) { data, source throws(FetchError) in
+            try ExplainAPI.decode(data, source: source) != nil
+        }
+        guard let (response, hasPage) = fetched, hasPage else { return .notWrittenYet }
+        return .page(response)
+    }
+
+    // MARK: - The retry loop
+
+    /// GETs `url` until it succeeds, the answer is final, or the tries run out.
+    ///
+    /// - Parameters:
+    ///   - label: The path shown in errors and logs, "/327/info.0.json".
+    ///   - validate: Throws for a body that is unusable; malformed JSON and transient API errors are retried.
+    /// - Returns: The response and what `validate` made of it; nil for HTTP 404 when `notFoundMeansAbsent`.
+    private func fetch<Checked>(
+        _ url: URL, label: String, notFoundMeansAbsent: Bool,
+        validate: (Data, String) throws(FetchError) -> Checked
+    ) async throws -> (response: RawResponse, checked: Checked)? {
+        let policy = configuration.retryPolicy
+        let host = client.hostKey(url)
+        let source = "\(host)\(label)"
+        var malformedBodies = 0
+        var attempt = 0
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.timeoutInterval = client.timeoutInterval
+        request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+
+        while true {
+            attempt += 1
+            let isLastAttempt = attempt >= policy.maxAttempts
+            var retryAfter: Duration?
+            let failure: FetchError
+
+            logger.debug("GET \(source)", metadata: ["attempt": "\(attempt)"])
+            let outcome = await client.perform(request, host: host)
+            try Task.checkCancellation()
+
+            switch outcome {
+            case .failure(let error):
+                guard let urlError = error as? URLError else {
+                    if error is CancellationError { throw error }
+                    throw FetchError.connectionFailed(host: host, path: label, reason: "\(error)", attempts: attempt)
+                }
+                switch urlError.code {
+                case .timedOut:
+                    failure = .timedOut(host: host, path: label, attempts: attempt)
+                case .cancelled:
+                    throw CancellationError()
+                case .badURL, .unsupportedURL, .userAuthenticationRequired, .userCancelledAuthentication,
+                    .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                    .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired,
+                    .httpTooManyRedirects, .redirectToNonExistentLocation, .fileDoesNotExist:
+                    // Asking again cannot help.
+                    throw FetchError.connectionFailed(
+                        host: host, path: label, reason: Self.reason(urlError), attempts: attempt)
+                default:
+                    // Refused, reset, cut short ("transfer closed with N bytes remaining"), DNS trouble…
+                    failure = .connectionFailed(host: host, path: label, reason: Self.reason(urlError), attempts: attempt)
+                }
+
+            case .success(let (data, response)):
+                let status = response.statusCode
+                switch status {
+                case 200..<300:
+                    if let expected = Self.expectedLength(response), expected != data.count {
+                        failure = .incompleteBody(
+                            host: host, path: label, expected: expected, received: data.count, attempts: attempt)
+                        break
+                    }
+                    do throws(FetchError) {
+                        let checked = try validate(data, source)
+                        return (RawResponse(data: data, fetchedAt: Date()), checked)
+                    } catch {
+                        switch error {
+                        case .malformedJSON:
+                            malformedBodies += 1
+                            guard malformedBodies < policy.maxMalformedBodyAttempts else { throw error }
+                        case .apiError(_, let code, _) where ExplainAPI.isTransient(code: code):
+                            retryAfter = policy.delay(retryAfter: Self.header("Retry-After", in: response))
+                        default:
+                            throw error
+                        }
+                        failure = error
+                    }
+                case 404 where notFoundMeansAbsent:
+                    logger.debug("\(source) does not exist (HTTP 404)")
+                    return nil
+                case 429:
+                    retryAfter = policy.delay(retryAfter: Self.header("Retry-After", in: response))
+                    failure = .rateLimited(host: host, path: label, attempts: attempt)
+                case 503:
+                    retryAfter = policy.delay(retryAfter: Self.header("Retry-After", in: response))
+                    failure = .httpStatus(host: host, path: label, status: status, attempts: attempt)
+                case 408, 500..<600:
+                    failure = .httpStatus(host: host, path: label, status: status, attempts: attempt)
+                default:
+                    throw FetchError.httpStatus(host: host, path: label, status: status, attempts: attempt)
+                }
+            }
+
+            if isLastAttempt {
+                logger.warning("giving up on \(source): \(failure)")
+                throw failure
+            }
+            let wait = retryAfter ?? policy.delay(afterAttempt: attempt)
+            logger.notice(
+                "retrying \(source)",
+                metadata: ["attempt": "\(attempt)", "error": "\(failure)", "wait": "\(wait)"])
+            try await Task.sleep(for: wait)
+        }
+    }
+
+    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
+        for (key, value) in response.allHeaderFields {
+            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
+                return value as? String
+            }
+        }
+        return nil
+    }
+
+    /// The announced body length, unless a content coding makes it count other bytes than ours.
+    private static func expectedLength(_ response: HTTPURLResponse) -> Int? {
+        if let coding = header("Content-Encoding", in: response), coding.lowercased() != "identity" { return nil }
+        guard let value = header("Content-Length", in: response) else { return nil }
+        return Int(value.trimmingCharacters(in: .whitespaces))
+    }
+
+    private static func reason(_ error: URLError) -> String {
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .networkConnectionLost: return "connection lost"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .notConnectedToInternet: return "not connected to the internet"
+        case .secureConnectionFailed: return "TLS handshake failed"
+        default: return error.localizedDescription.lowercased()
+        }
+    }
+}
+
+extension HTTPComicSource {
+    /// Owns the URLSession (invalidated when the last copy of the source goes away) and the per-host limit.
+    private final class Client: Sendable {
+        private let session: URLSession
+        private let limiter: HostLimiter
+        let timeoutInterval: TimeInterval
+
+        init(configuration: Configuration) {
+            let sessionConfiguration = URLSessionConfiguration.ephemeral
+            sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentRequestsPerHost)
+            // swift-corelibs-foundation counts the timeout in whole seconds: 0.5 would become 0 and
+            // fail every request at once, so round up.
+            self.timeoutInterval = max(1, configuration.requestTimeout.seconds.rounded(.up))
+            sessionConfiguration.timeoutIntervalForRequest = timeoutInterval
+            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
+            sessionConfiguration.urlCache = nil
+            sessionConfiguration.httpAdditionalHeaders = ["User-Agent": configuration.userAgent]
+            self.session = URLSession(configuration: sessionConfiguration)
+            self.limiter = HostLimiter(limit: configuration.maxConcurrentRequestsPerHost)
+        }
+
+        deinit {
+            session.finishTasksAndInvalidate()
+        }
+
+        /// "xkcd.com", or "127.0.0.1:8080" when a port is given.
+        func hostKey(_ url: URL) -> String {
+            let host = url.host ?? "localhost"
+            return url.port.map { "\(host):\($0)" } ?? host
+        }
+
+        func perform(_ request: URLRequest, host: String) async -> Result<(Data, HTTPURLResponse), any Error> {
+            await limiter.acquire(host)
+            let result: Result<(Data, HTTPURLResponse), any Error>
+            do {
+                let (data, response) = try await session.data(for: request)
+                if let http = response as? HTTPURLResponse {
+                    result = .success((data, http))
+                } else {
+                    result = .failure(URLError(.badServerResponse))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            await limiter.release(host)
+            return result
+        }
+    }
+}
+
+/// A counting semaphore per host: at most `limit` requests in flight to one host, first come first served.
+actor HostLimiter {
+    private let limit: Int
+    private var inFlight: [String: Int] = [:]
+    private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    func acquire(_ host: String) async {
+        if inFlight[host, default: 0] < limit {
+            inFlight[host, default: 0] += 1
+            return
+        }
+        await withCheckedContinuation { waiting[host, default: []].append($0) }
+    }
+
+    /// Hands the slot to the next waiter, if any, without letting a newcomer jump the queue.
+    func release(_ host: String) {
+        if var queue = waiting[host], !queue.isEmpty {
+            let next = queue.removeFirst()
+            waiting[host] = queue.isEmpty ? nil : queue
+            next.resume()
+        } else {
+            inFlight[host, default: 1] -= 1
+        }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

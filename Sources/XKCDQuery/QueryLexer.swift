@@ -1,0 +1,146 @@
+import XKCDModel
+
+/// One piece of query syntax, with the column it starts at.
+struct QueryToken: Sendable, Hashable {
+    enum Kind: Sendable, Hashable {
+        /// Bare text up to whitespace, a parenthesis or a quote: `tables`, `c++`, `foo*`, `foo:bar`.
+        case word(String)
+        /// An uppercase `OR` or a lone `|`; the parser decides whether it is an operator.
+        case orCandidate(String)
+        /// `"…"`: the words between the quotes.
+        case phrase([String])
+        /// `(`, or `title:(` with its scope.
+        case open(field: SearchField?)
+        case close
+        /// A `-` glued to what it excludes.
+        case minus
+        /// `key:value` for a known key (lowercased); `quoted` when the value was `"…"`.
+        case scoped(key: String, value: String, quoted: Bool)
+    }
+
+    var kind: Kind
+    /// 1-based character column of the token's first character.
+    var column: Int
+    /// The token as typed, for error messages.
+    var source: String
+}
+
+/// Splits query text into ``QueryToken``s in one pass.
+struct QueryLexer {
+    static let fieldKeys: [String: SearchField] = Dictionary(
+        uniqueKeysWithValues: SearchField.allCases.map { ($0.rawValue, $0) })
+    static let filterKeys: Set<String> = ["num", "year", "date", "before", "after", "is", "tag", "sort"]
+    static let quotes: Set<Character> = ["\"", "\u{201C}", "\u{201D}"]
+
+    private let chars: [Character]
+    private var index = 0
+
+    init(_ text: String) {
+        chars = Array(text)
+    }
+
+    /// Whitespace and control characters separate words. So does a character that
+    /// starts with a combining mark, joiner or skin-tone modifier left without a base
+    /// (after a control character, say): it can't be searched, and written after a
+    /// space it would merge with that space.
+    static func isSeparator(_ character: Character) -> Bool {
+        guard !character.isWhitespace, let first = character.unicodeScalars.first else { return true }
+        let properties = first.properties
+        return properties.generalCategory == .control || properties.isGraphemeExtend
+            || properties.generalCategory == .spacingMark || properties.isEmojiModifier || first == "\u{200D}"
+    }
+
+    /// Characters that end a bare word.
+    private static func endsWord(_ character: Character) -> Bool {
+        isSeparator(character) || character == "(" || character == ")" || quotes.contains(character)
+    }
+
+    mutating func tokens() throws(QueryError) -> [QueryToken] {
+        var tokens: [QueryToken] = []
+        var afterMinus = false
+        while true {
+            while index < chars.count, Self.isSeparator(chars[index]) {
+                index += 1
+                afterMinus = false
+            }
+            guard index < chars.count else { break }
+            let start = index
+            let column = start + 1
+            let character = chars[index]
+            let wasAfterMinus = afterMinus
+            afterMinus = false
+            if character == "(" {
+                index += 1
+                tokens.append(QueryToken(kind: .open(field: nil), column: column, source: "("))
+            } else if character == ")" {
+                index += 1
+                tokens.append(QueryToken(kind: .close, column: column, source: ")"))
+            } else if Self.quotes.contains(character) {
+                let content = try quoted()
+                tokens.append(QueryToken(kind: .phrase(Self.words(in: content)), column: column, source: source(from: start)))
+            } else if character == "-", index + 1 < chars.count, !Self.isSeparator(chars[index + 1]),
+                chars[index + 1] != "-", chars[index + 1] != ")"
+            {
+                index += 1
+                afterMinus = true
+                tokens.append(QueryToken(kind: .minus, column: column, source: "-"))
+            } else {
+                tokens.append(try bareWord(column: column, afterMinus: wasAfterMinus))
+            }
+        }
+        return tokens
+    }
+
+    /// Reads `"…"` starting at the opening quote and returns what is between the quotes.
+    private mutating func quoted() throws(QueryError) -> String {
+        let open = index
+        index += 1
+        let contentStart = index
+        while index < chars.count, !Self.quotes.contains(chars[index]) { index += 1 }
+        guard index < chars.count else { throw .unclosedQuote(column: open + 1) }
+        let content = String(chars[contentStart..<index])
+        index += 1
+        return content
+    }
+
+    private mutating func bareWord(column: Int, afterMinus: Bool) throws(QueryError) -> QueryToken {
+        let start = index
+        while index < chars.count, !Self.endsWord(chars[index]) { index += 1 }
+        let word = String(chars[start..<index])
+        if !afterMinus, word == "OR" || word == "|" {
+            return QueryToken(kind: .orCandidate(word), column: column, source: word)
+        }
+        guard let colon = word.firstIndex(of: ":") else {
+            return QueryToken(kind: .word(word), column: column, source: word)
+        }
+        let key = word[..<colon].lowercased()
+        let field = Self.fieldKeys[key]
+        guard field != nil || Self.filterKeys.contains(key) else {
+            return QueryToken(kind: .word(word), column: column, source: word)
+        }
+        let value = String(word[word.index(after: colon)...])
+        if !value.isEmpty {
+            return QueryToken(kind: .scoped(key: key, value: value, quoted: false), column: column, source: word)
+        }
+        // `key:` with nothing glued after it is a word, unless a quote or `(` follows at once.
+        if index < chars.count, Self.quotes.contains(chars[index]) {
+            let content = try quoted()
+            return QueryToken(
+                kind: .scoped(key: key, value: content, quoted: true), column: column,
+                source: source(from: start))
+        }
+        if let field, index < chars.count, chars[index] == "(" {
+            index += 1
+            return QueryToken(kind: .open(field: field), column: column, source: source(from: start))
+        }
+        return QueryToken(kind: .word(word), column: column, source: word)
+    }
+
+    private func source(from start: Int) -> String {
+        String(chars[start..<index])
+    }
+
+    static func words(in text: String) -> [String] {
+        text.split(whereSeparator: isSeparator).map(String.init)
+    }
+}

@@ -1,0 +1,30 @@
+extension QueryParser {
+    /// A reference of the whole query language with examples, for `search --help` and the README.
+    public static let syntaxHelp = """
+        Query syntax (words are matched in any order; all must match):
+          bobby tables          both words, anywhere (stemmed: "table" finds "tables")
+          "bobby tables"        the exact phrase
+          tabl*                 words starting with "tabl"
+          -sql  -"drop table"   leave out comics with this word or phrase
+          sql OR database       either word (also: sql | database); binds tighter
+                                than AND: `bobby sql OR db` = bobby AND (sql OR db)
+          (sql OR db) -drop     parentheses group
+          title:tables          only in one field: title: alt: transcript: explanation:
+          title:"bobby tables"  alt:foo*  -transcript:ping  title:(sql OR db)
+          327  or  #327         comic 327 first, then comics mentioning "327"
+        Filters (apply to the whole query; a query can be only filters):
+          num:327  num:100..200  num:1000..  num:..99
+          year:2010  year:2008..2010
+          date:2010-03-05  date:2010-03..2011 (2010-03-01 to 2011-12-31)
+          before:2010 (until 2009-12-31)  after:2010-03 (from 2010-04-01)
+          is:fav                only favourites
+          tag:physics           favourites carrying this tag (tag:"two words")
+          sort:date  sort:-date  sort:num  sort:-num  (default: relevance;
+                                 filters only: by date)
+        Anything else is searched as words: c++  don't  AT&T  e-mail  foo:bar
+        Only uppercase OR between two words is an operator; AND, NOT, NEAR are words.
+        -word alone lists every comic without that word.
+        Errors: unclosed quotes or parentheses, bad or reversed ranges, impossible
+        dates, filters inside parentheses or OR, and -filter.
+        """
+}

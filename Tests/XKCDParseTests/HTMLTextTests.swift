@@ -1,0 +1,32 @@
+import Testing
+import XKCDParse
+
+struct HTMLTextTests {
+    @Test func decodesNamedEntityFromXKCDTitle() {
+        // Comic 259's title in xkcd's JSON.
+        #expect(HTMLText.decodingEntities("Clich&eacute;d Exchanges") == "Clichéd Exchanges")
+    }
+
+    @Test(arguments: [
+        ("&#233;", "é"), ("&#xE9;", "é"), ("&#x2014;", "—"), ("&#X2014;", "—"), ("&#8212;", "—"),
+        ("&#128512;", "😀"), ("a&amp;b", "a&b"), ("&quot;hi&quot;", "\"hi\""), ("&lt;3 &gt;", "<3 >"),
+        ("&apos;", "'"), ("R&amp;D &amp;amp;", "R&D &amp;"),
+    ])
+    func decodesReferences(input: String, expected: String) {
+        #expect(HTMLText.decodingEntities(input) == expected)
+    }
+
+    @Test(arguments: [
+        "&bogus;", "AT&T", "a & b", "&amp", "&#;", "&#x;", "&#xD800;", "&#1114112;", "&#0;", "&;", "&#12a;",
+        "fish&chips;",
+    ])
+    func keepsInvalidReferencesAsWritten(input: String) {
+        #expect(HTMLText.decodingEntities(input) == input)
+    }
+
+    @Test func textWithoutAmpersandIsUnchanged() {
+        let text = "Exploits of a Mom — Robert'); DROP TABLE Students;--"
+        #expect(HTMLText.decodingEntities(text) == text)
+        #expect(HTMLText.decodingEntities("") == "")
+    }
+}
