@@ -11,6 +11,11 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "Relevance",
+            dependencies: [.product(name: "XKCDKit", package: "xkcd-search")],
+            path: "Relevance"
+        ),
+        .executableTarget(
             name: "Parsing",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

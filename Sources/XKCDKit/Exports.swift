@@ -2,4 +2,5 @@
 // store's and fetcher's public types come with it, the stages' internals do not.
 @_exported import XKCDFetch
 @_exported import XKCDModel
+@_exported import XKCDQuery
 @_exported import XKCDStore

@@ -117,6 +117,9 @@ public struct Indexer: Sendable {
         if ids.count >= 200 {
             try database.optimizeFullTextIndex()
         }
+        if !ids.isEmpty {
+            try database.rebuildRankingIndex()
+        }
         try database.setSetting("lastUpdate", to: ISO8601DateFormatter().string(from: Date()))
         report.failures = try database.failures()
         report.newComics.sort { $0.id < $1.id }

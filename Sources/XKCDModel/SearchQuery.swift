@@ -30,13 +30,17 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// ``text`` then still holds that number as a term (`.term("327", field: nil)`),
     /// so the store shows the comic itself first and text matches of the number after.
     public var exactComic: Comic.ID?
-    /// `num:` filters, inclusive; several are intersected (which can leave nothing).
+    /// `num:` filters, inclusive; several are intersected.
     public var numberRange: Bounds<Comic.ID>?
     /// `year:`, `date:`, `before:`, `after:` filters as inclusive days; several are intersected.
+    ///
+    /// `before:2010` is `..2009-12-31` and `after:2010-03` is `2010-04-01..`: a partial date
+    /// stands for its whole period, which `before:`/`after:` exclude.
     public var dateRange: Bounds<ComicDate>?
     /// `is:fav`: only favourite comics.
     public var isFavourite: Bool
-    /// `tag:NAME` filters, as typed, without duplicates; a comic must carry every tag.
+    /// `tag:NAME` filters, as typed (`tag:"two  words"` becomes `two words`), without
+    /// duplicates; a comic must carry every tag.
     public var tags: [String]
     /// The requested order; `.relevance` unless a `sort:` filter says otherwise.
     public var sort: SearchSort
@@ -72,7 +76,11 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// `title:"bobby tables" sql num:1..500 date:2007-01-01..2010-12-31 is:fav sort:-date`.
     public var description: String {
         var parts: [String] = []
-        if let text { parts.append(text.description) }
+        if let text {
+            parts.append(text.description)
+        } else if let exactComic {
+            parts.append("#\(exactComic)")
+        }
         if let numberRange {
             parts.append("num:" + numberRange.rangeText { String($0) })
         }
@@ -81,7 +89,8 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
         }
         if isFavourite { parts.append("is:fav") }
         for tag in tags {
-            parts.append("tag:" + (tag.contains(where: { $0.isWhitespace }) ? "\"\(tag)\"" : tag))
+            let needsQuotes = tag.contains { $0.isWhitespace || "()".contains($0) }
+            parts.append("tag:" + (needsQuotes ? "\"\(tag)\"" : tag))
         }
         if sort != .relevance { parts.append("sort:" + sort.rawValue) }
         return parts.joined(separator: " ")
@@ -90,7 +99,8 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
 
 /// A range whose ends are both optional and both inclusive: `num:100..`, `date:..2010-06-30`.
 ///
-/// `lower > upper` is possible after intersecting several filters; it matches nothing.
+/// The parser guarantees `lower <= upper` when both are set (a reversed or contradictory
+/// range is a `QueryError`).
 public struct Bounds<Bound: Comparable & Sendable & Hashable>: Sendable, Hashable {
     /// The smallest value allowed, inclusive; nil for no lower limit.
     public var lower: Bound?

@@ -20,6 +20,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidValue(token: String, column: Int, problem: String)
     /// A range whose start is after its end: `num:9..3`, `date:2011..2010`.
     case reversedRange(token: String, column: Int, lower: String, upper: String)
+    /// A range filter that leaves nothing together with an earlier one: `year:2010 year:2011`.
+    case conflictingFilter(token: String, column: Int)
     /// Valid syntax in a place where it can't mean anything: a filter inside parentheses
     /// or an `OR`, an excluded filter, an exclusion as an `OR` operand.
     case misplaced(token: String, column: Int, problem: String)
@@ -31,7 +33,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             .unmatchedParenthesis(let column), .tooDeeplyNested(let column):
             column
         case .invalidValue(_, let column, _), .reversedRange(_, let column, _, _),
-            .misplaced(_, let column, _):
+            .conflictingFilter(_, let column), .misplaced(_, let column, _):
             column
         }
     }
@@ -51,6 +53,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(Self.shown(token)) at column \(column): \(problem)"
         case .reversedRange(let token, let column, let lower, let upper):
             "\(Self.shown(token)) at column \(column): the range is reversed (\(lower) > \(upper))"
+        case .conflictingFilter(let token, let column):
+            "\(Self.shown(token)) at column \(column): no comic can also match the earlier filters of this kind"
         case .misplaced(let token, let column, let problem):
             "\(Self.shown(token)) at column \(column): \(problem)"
         }

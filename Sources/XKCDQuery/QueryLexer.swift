@@ -40,14 +40,20 @@ struct QueryLexer {
     }
 
     /// Whitespace and control characters separate words. So does a character that
-    /// starts with a combining mark, joiner or skin-tone modifier left without a base
-    /// (after a control character, say): it can't be searched, and written after a
-    /// space it would merge with that space.
+    /// can't stand alone: a combining mark, joiner or skin-tone modifier left without a
+    /// base (after a control character, say), or a prefix mark with nothing after it.
+    /// Such a character can't be searched, and written next to a space it would merge with it.
     static func isSeparator(_ character: Character) -> Bool {
-        guard !character.isWhitespace, let first = character.unicodeScalars.first else { return true }
-        let properties = first.properties
-        return properties.generalCategory == .control || properties.isGraphemeExtend
-            || properties.generalCategory == .spacingMark || properties.isEmojiModifier || first == "\u{200D}"
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return true }
+        if first.isASCII, last.isASCII {
+            return character.isWhitespace || first.properties.generalCategory == .control
+        }
+        if scalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+            return true
+        }
+        let text = String(character)
+        return (" " + text).count == 1 || (text + " ").count == 1
     }
 
     /// Characters that end a bare word.

@@ -265,7 +265,7 @@ private struct Parser {
             if let low = bounds.lower, let high = bounds.upper, low > high {
                 throw .reversedRange(token: token.source, column: token.column, lower: "\(low)", upper: "\(high)")
             }
-            query.numberRange = query.numberRange?.intersection(bounds) ?? bounds
+            query.numberRange = try Self.intersect(query.numberRange, bounds, token)
         case "year", "date":
             let (lower, upper) = try Self.rangeParts(value, invalid("expected a date like 2010-03-05 or a range like 2010..2011-06"))
             func period(_ text: Substring?) throws(QueryError) -> DatePeriod? {
@@ -284,24 +284,26 @@ private struct Parser {
                 throw .reversedRange(
                     token: token.source, column: token.column, lower: String(lower ?? ""), upper: String(upper ?? ""))
             }
-            restrictDates(to: Bounds(lower: from?.first, upper: to?.last))
+            query.dateRange = try Self.intersect(query.dateRange, Bounds(lower: from?.first, upper: to?.last), token)
         case "before", "after":
             guard value.firstDots() == nil, !value.isEmpty else {
                 throw invalid("expected one date like 2010, 2010-03 or 2010-03-05")
             }
             let period = try DatePeriod(parsing: Substring(value), invalid)
-            restrictDates(
-                to: key == "before"
-                    ? Bounds(lower: nil, upper: period.first.previousDay)
-                    : Bounds(lower: period.last.nextDay, upper: nil))
+            let bounds =
+                key == "before"
+                ? Bounds(lower: nil, upper: period.first.previousDay)
+                : Bounds(lower: period.last.nextDay, upper: nil)
+            query.dateRange = try Self.intersect(query.dateRange, bounds, token)
         case "is":
             guard ["fav", "favs", "favourite", "favourites", "favorite", "favorites"].contains(value.lowercased()) else {
                 throw invalid("expected is:fav")
             }
             query.isFavourite = true
         case "tag":
-            guard !value.isEmpty else { throw invalid("expected a tag name") }
-            if !query.tags.contains(value) { query.tags.append(value) }
+            let tag = QueryLexer.words(in: value).joined(separator: " ")
+            guard !tag.isEmpty else { throw invalid("expected a tag name") }
+            if !query.tags.contains(tag) { query.tags.append(tag) }
         case "sort":
             let orders: [String: SearchSort] = [
                 "relevance": .relevance, "date": .dateAscending, "+date": .dateAscending,
@@ -317,8 +319,15 @@ private struct Parser {
         }
     }
 
-    private mutating func restrictDates(to bounds: Bounds<ComicDate>) {
-        query.dateRange = query.dateRange?.intersection(bounds) ?? bounds
+    /// `bounds` narrowed by the earlier `current` ones; an error if nothing is left.
+    private static func intersect<Bound>(
+        _ current: Bounds<Bound>?, _ bounds: Bounds<Bound>, _ token: QueryToken
+    ) throws(QueryError) -> Bounds<Bound> {
+        let result = current?.intersection(bounds) ?? bounds
+        if let lower = result.lower, let upper = result.upper, lower > upper {
+            throw .conflictingFilter(token: token.source, column: token.column)
+        }
+        return result
     }
 
     /// Splits `A..B`, `A..`, `..B` or `A` (meaning `A..A`); at least one side is present.

@@ -44,3 +44,68 @@ extension ComicDatabase {
         }
     }
 }
+
+extension ComicDatabase {
+    /// The setting that remembers the comic shown last, for `next` and `prev`.
+    static let currentComicKey = "currentComic"
+
+    /// The smallest indexed number above `id` (numbers have gaps: #404 never exists), or nil.
+    public func comicID(after id: Comic.ID) throws(StoreError) -> Comic.ID? {
+        try read { db in try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT min(id) FROM comic WHERE id > \(id)")) }
+    }
+
+    /// The largest indexed number below `id`, or nil.
+    public func comicID(before id: Comic.ID) throws(StoreError) -> Comic.ID? {
+        try read { db in try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT max(id) FROM comic WHERE id < \(id)")) }
+    }
+
+    /// The smallest indexed number, or nil when the index is empty.
+    public func firstComicID() throws(StoreError) -> Comic.ID? {
+        try read { db in try Int.fetchOne(db, sql: "SELECT min(id) FROM comic") }
+    }
+
+    /// A comic drawn uniformly from the indexed ones, or nil when none is indexed.
+    ///
+    /// - Parameter favouritesOnly: draw among the favourites in the index only.
+    /// - Parameter tag: draw among the favourites carrying this (normalised) tag only.
+    ///
+    /// ```sql
+    /// SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
+    /// ```
+    public func randomComicID(favouritesOnly: Bool = false, taggedWith tag: String? = nil) throws(StoreError)
+        -> Comic.ID?
+    {
+        try read { db in
+            if let tag {
+                return try Int.fetchOne(db, SQLRequest<Int>(literal: """
+                    SELECT id FROM comic WHERE id IN (SELECT comicID FROM favouriteTag WHERE tag = \(tag))
+                    ORDER BY random() LIMIT 1
+                    """))
+            }
+            if favouritesOnly {
+                return try Int.fetchOne(db, sql: """
+                    SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
+                    """)
+            }
+            return try Int.fetchOne(db, sql: "SELECT id FROM comic ORDER BY random() LIMIT 1")
+        }
+    }
+
+    /// Whether the indexer was told that `id` does not exist (#404), as opposed to never asked.
+    public func isKnownAbsent(_ id: Comic.ID) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
+                SELECT EXISTS (SELECT 1 FROM fetchState WHERE comicID = \(id) AND resource = 'comic' AND status = 'absent')
+                """)) ?? false
+        }
+    }
+
+    /// The comic shown last (by `show`, `next`, `prev`, `random`…), or nil before the first.
+    public func currentComicID() throws(StoreError) -> Comic.ID? {
+        try setting(Self.currentComicKey).flatMap { Int($0) }
+    }
+
+    public func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
+        try setSetting(Self.currentComicKey, to: String(id))
+    }
+}

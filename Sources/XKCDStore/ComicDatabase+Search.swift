@@ -2,46 +2,132 @@ import Foundation
 import GRDB
 import XKCDModel
 
-/// One comic found by a search.
-public struct SearchHit: Sendable, Hashable, Codable {
+/// A comic's number, title and date: what a result line shows.
+public struct ComicSummary: Sendable, Hashable, Codable {
     public var id: Comic.ID
     public var title: String
     public var date: ComicDate
-    public var score: Double
-    public var snippet: String
 }
 
 extension ComicDatabase {
-    /// Comics containing every one of `words`, best first by bm25 with title-heavy weights.
+    /// Ids of the comics that satisfy `text` exactly as the query language defines it: every
+    /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions.
     ///
     /// ```sql
-    /// SELECT … FROM comicSearch JOIN comic ON comic.id = comicSearch.rowid
-    /// WHERE comicSearch MATCH '"nebraska" "dependency"' ORDER BY bm25(comicSearch, 10, 5, 2, 1)
+    /// SELECT rowid FROM comicSearch WHERE comicSearch MATCH '("bobby") AND (title : "tables")'
     /// ```
-    public func comics(matchingAllOf words: [String], limit: Int) throws(StoreError) -> [SearchHit] {
-        let pattern = words.map(FTS5Literal.quoted).joined(separator: " ")
-        guard !pattern.isEmpty else { return [] }
+    /// An exclusion-only query (`-physics`) matches every comic except those excluded.
+    public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
+        let rendered = FTS5Expression(text)
         return try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT comic.id, comic.title, comic.date, bm25(comicSearch, 10.0, 5.0, 2.0, 1.0) AS score
-                FROM comicSearch JOIN comic ON comic.id = comicSearch.rowid
-                WHERE comicSearch MATCH ?
-                ORDER BY score LIMIT ?
-                """, arguments: [pattern, limit]
-            ).map { row in
-                SearchHit(
-                    id: row["id"], title: row["title"],
-                    date: ComicDate(iso: row["date"]) ?? ComicDate(year: 1970, month: 1, day: 1),
-                    score: -(row["score"] as Double), snippet: "")
+            func ids(_ pattern: String) throws -> Set<Int> {
+                Set(try Int.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?"), arguments: [pattern]))
+            }
+            switch (rendered.positive, rendered.exclusions.isEmpty) {
+            case (nil, true):
+                return []
+            case (let positive?, _):
+                let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
+                return try ids(rendered.exclusions.isEmpty ? positive : "(" + pattern + ")")
+            case (nil, false):
+                let everything = Set(try Int.fetchAll(db, sql: "SELECT id FROM comic"))
+                return everything.subtracting(try ids(rendered.exclusions.joined(separator: " OR ")))
             }
         }
     }
+
+    /// The comics allowed by the query's number, date, favourite and tag filters, or nil when it
+    /// has none (every comic is allowed).
+    public func comicIDs(passingFiltersOf query: SearchQuery) throws(StoreError) -> Set<Comic.ID>? {
+        guard query.numberRange != nil || query.dateRange != nil || query.isFavourite || !query.tags.isEmpty else {
+            return nil
+        }
+        return try read { db in
+            var request = ComicRecord.select(ComicRecord.Columns.id)
+            if let lower = query.numberRange?.lower { request = request.filter(ComicRecord.Columns.id >= lower) }
+            if let upper = query.numberRange?.upper { request = request.filter(ComicRecord.Columns.id <= upper) }
+            if let lower = query.dateRange?.lower { request = request.filter(ComicRecord.Columns.date >= lower.description) }
+            if let upper = query.dateRange?.upper { request = request.filter(ComicRecord.Columns.date <= upper.description) }
+            if query.isFavourite || !query.tags.isEmpty {
+                request = request.filter(sql: "id IN (SELECT comicID FROM favourite)")
+            }
+            for tag in query.tags {
+                request = request.filter(sql: "id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)", arguments: [tag])
+            }
+            return Set(try Int.fetchAll(db, request))
+        }
+    }
+
+    /// Number, title and date of each of `ids` that is in the index.
+    public func summaries(of ids: some Collection<Comic.ID>) throws(StoreError) -> [Comic.ID: ComicSummary] {
+        guard !ids.isEmpty else { return [:] }
+        let list = Array(ids)
+        return try read { db in
+            var result: [Int: ComicSummary] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, title, date FROM comic WHERE id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(list)])
+            while let row = try rows.next() {
+                let id: Int = row[0]
+                result[id] = ComicSummary(id: id, title: row[1], date: ComicDate(iso: row[2]) ?? ComicDate(year: 1970, month: 1, day: 1))
+            }
+            return result
+        }
+    }
+
+    /// Every comic in `order`, for a query made only of filters.
+    public func summaries(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [ComicSummary] {
+        try read { db in
+            let orderSQL = switch order {
+            case .relevance, .dateAscending: "date, id"
+            case .dateDescending: "date DESC, id DESC"
+            case .numberAscending: "id"
+            case .numberDescending: "id DESC"
+            }
+            let filter = ids.map { "WHERE id IN (SELECT value FROM json_each('\(jsonArray(Array($0)))'))" } ?? ""
+            return try Row.fetchAll(db, sql: "SELECT id, title, date FROM comic \(filter) ORDER BY \(orderSQL)").map { row in
+                ComicSummary(id: row[0], title: row[1], date: ComicDate(iso: row[2]) ?? ComicDate(year: 1970, month: 1, day: 1))
+            }
+        }
+    }
+
+    /// Words of the index spelled like `word`: same first letter, length within `slack`,
+    /// with the number of comics holding each.
+    public func spellingCandidates(near word: String, slack: Int = 2) throws(StoreError) -> [(term: String, documentCount: Int)] {
+        guard let first = word.lowercased().first, let next = Character.successor(of: first) else { return [] }
+        let length = word.count
+        return try read { db in
+            try Row.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT term, documentCount FROM spellingTerm
+                    WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
+                    """),
+                arguments: [String(first), String(next), length - slack, length + slack]
+            ).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// The most frequent indexed words starting with `prefix`, to rank `prefix*` queries.
+    public func commonWords(startingWith prefix: String, limit: Int) throws(StoreError) -> [String] {
+        let start = prefix.lowercased()
+        guard let last = start.last, let next = Character.successor(of: last) else { return [] }
+        let end = String(start.dropLast()) + String(next)
+        return try read { db in
+            try String.fetchAll(
+                db.cachedStatement(sql: """
+                    SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
+                    """),
+                arguments: [start, end, limit])
+        }
+    }
+
 }
 
-/// The one way user text becomes part of an FTS5 expression: as a string literal.
-enum FTS5Literal {
-    /// `say "hi"` becomes `"say ""hi"""`; FTS5 reads everything inside as plain tokens.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+private func jsonArray(_ ids: [Int]) -> String {
+    "[" + ids.map(String.init).joined(separator: ",") + "]"
+}
+
+extension Character {
+    fileprivate static func successor(of character: Character) -> Character? {
+        guard let scalar = character.unicodeScalars.first, let next = Unicode.Scalar(scalar.value + 1) else { return nil }
+        return Character(next)
     }
 }

@@ -12,6 +12,7 @@ import XKCDModel
 /// ```
 public struct ComicDatabase: Sendable {
     let writer: any DatabaseWriter
+    let rankingCache = RankingCache()
 
     /// Wraps a connection and brings its schema up to date.
     public init(_ writer: any DatabaseWriter) throws(StoreError) {

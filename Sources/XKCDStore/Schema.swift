@@ -84,6 +84,24 @@ enum Schema {
                 t.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v2-ranking") { db in
+            try db.create(table: "rankingTerm", options: .withoutRowID) { t in
+                t.primaryKey("term", .text)
+                t.column("documentCount", .integer).notNull()
+                t.column("postings", .blob).notNull()
+            }
+            try db.create(table: "rankingData") { t in
+                t.primaryKey("name", .text)
+                t.column("value", .blob).notNull()
+            }
+            // Exact word forms with their document counts, for spelling suggestions: a B-tree
+            // range scan is far faster than one over fts5vocab.
+            try db.create(table: "spellingTerm", options: .withoutRowID) { t in
+                t.primaryKey("term", .text)
+                t.column("documentCount", .integer).notNull()
+            }
+            try RankingIndex.rebuild(db)
+        }
         return migrator
     }
 }

@@ -54,10 +54,12 @@ enum Sample {
                 explanation: .fetched(Sample.explanation(327, "Little Bobby Tables drops the Students table.", transcript: "Mom: Oh, yes. Little Bobby Tables"), at: Date())),
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
-        #expect(try database.comics(matchingAllOf: ["bobby", "tables"], limit: 10).map(\.id) == [327])
-        #expect(try database.comics(matchingAllOf: ["imagemagick"], limit: 10).map(\.id) == [2347])
+        try database.rebuildRankingIndex()
+        #expect(try database.comicIDs(matching: .and([.term("bobby", field: nil), .term("tables", field: nil)])) == [327])
+        #expect(try database.termScores(for: ["bobby", "tables"]).matchingAll == [327])
+        #expect(try database.comicIDs(matching: .term("imagemagick", field: nil)) == [2347])
         // The JSON transcript was replaced by explain xkcd's, so its words no longer match.
-        #expect(try database.comics(matchingAllOf: ["phone"], limit: 10).isEmpty)
+        #expect(try database.comicIDs(matching: .term("phone", field: nil)).isEmpty)
     }
 
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
@@ -91,13 +93,43 @@ enum Sample {
         try database.rebuildFullTextIndex()
         try database.optimizeFullTextIndex()
         #expect(try database.integrityProblems().isEmpty)
-        #expect(try database.comics(matchingAllOf: ["simon"], limit: 5).map(\.id) == [149])
+        #expect(try database.comicIDs(matching: .term("simon", field: nil)) == [149])
     }
 
-    @Test func quotesInWordsStayLiteral() throws {
+    @Test func quotesAndOperatorsInWordsStayLiteral() throws {
         try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
-        #expect(try database.comics(matchingAllOf: ["driver's", "\"license"], limit: 5).map(\.id) == [327])
-        #expect(try database.comics(matchingAllOf: ["NEAR(", "OR", "*"], limit: 5).isEmpty)
+        #expect(try database.comicIDs(matching: .and([.term("driver's", field: nil), .term("\"license", field: nil)])) == [327])
+        #expect(try database.comicIDs(matching: .and([.term("NEAR(", field: nil), .term("OR", field: nil)])).isEmpty)
+        #expect(try database.comicIDs(matching: .phrase(["trapped\"", "in"], field: .alt)) == [327])
+        #expect(try database.comicIDs(matching: .term("trapped", field: .title)).isEmpty)
+        // Nothing searchable is left of `*`: no match, and no FTS5 syntax error.
+        #expect(try database.comicIDs(matching: .term("*", field: nil)).isEmpty)
+    }
+
+    @Test func exclusionsPrefixesAndOr() throws {
+        try database.apply([
+            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged),
+            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged),
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
+        ])
+        #expect(try database.comicIDs(matching: .not(.term("sandwich", field: nil))) == [327, 2347])
+        #expect(try database.comicIDs(matching: .prefix("depend", field: .title)) == [2347])
+        #expect(try database.comicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 2347])
+        #expect(try database.comicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [327, 2347])
+    }
+
+    @Test func rankingPutsTheExactTitleFirstAndScoresAreStemmed() throws {
+        try database.apply([
+            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .fetched(Sample.explanation(149, "A sandwich, made with sudo. Dependency on sandwiches."), at: Date())),
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
+        ])
+        try database.rebuildRankingIndex()
+        let scores = try database.termScores(for: ["dependency"])
+        #expect(Set(scores.candidates) == [149, 2347])
+        #expect(scores.score(2347) > scores.score(149) + 50)
+        #expect(try database.termScores(for: ["sandwiches"]).candidates == [149])
+        #expect(try database.termScores(for: ["sandwichez"]).unseenWords == ["sandwichez"])
+        #expect(try database.termScores(for: ["qqqq"]).unknownWords == ["qqqq"])
     }
 }
 

@@ -4,22 +4,181 @@ import XKCDKit
 
 extension XKCDSearch {
     struct Search: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Search the index.")
+        static let configuration = CommandConfiguration(
+            abstract: "Search the index.",
+            discussion: QueryParser.syntaxHelp + """
+
+                Examples:
+                  xkcd-search search nebraska dependency
+                  xkcd-search search '"little bobby tables"'
+                  xkcd-search search phone year:2016
+                  xkcd-search search title:lisp num:200..250 --json
+                """)
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: OutputOptions
 
-        @Argument(help: "What to look for.")
+        @Argument(help: "The query; several arguments are joined with spaces.")
         var words: [String]
 
         @Option(help: "Results per page.")
         var limit = 10
 
+        @Option(help: "Which page of results to show.")
+        var page = 1
+
+        @Flag(help: "Print JSON (format documented in README.md).")
+        var json = false
+
+        func validate() throws {
+            guard (1...1000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000") }
+            guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
+        }
+
         func run() throws {
-            let database = try global.openDatabase()
-            let hits = try database.comics(matchingAllOf: words, limit: limit)
-            for hit in hits {
-                print("#\(hit.id)  \(sanitized(hit.title))  (\(hit.date))")
+            let text = words.joined(separator: " ")
+            let engine = SearchEngine(database: try global.openDatabase())
+            let results = try engine.search(text, limit: limit, page: page)
+            if json {
+                print(try SearchOutput.json(results))
+            } else {
+                print(SearchOutput.text(results, color: output.usesColor, width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
             }
         }
+
+        private var nextPageCommand: String {
+            let quoted = words.map { $0.contains(where: { $0 == " " || $0 == "\"" }) ? "'\($0)'" : $0 }
+            return "xkcd-search search \(quoted.joined(separator: " ")) --page \(page + 1)"
+        }
     }
+}
+
+/// `--color` for commands that print to a terminal.
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Colour and bold: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    var color: Terminal.ColorChoice = .auto
+
+    var usesColor: Bool { Terminal.usesColor(color) }
+}
+
+extension Terminal.ColorChoice: ExpressibleByArgument {}
+
+/// How search results are printed.
+enum SearchOutput {
+    struct JSONPage: Encodable {
+        struct Result: Encodable {
+            var num: Int
+            var title: String
+            var date: String
+            var score: Double
+            var snippet: String
+            var url: String
+            var partial: Bool
+        }
+        var query: String
+        var total: Int
+        var page: Int
+        var limit: Int
+        var corrected: String?
+        var suggestion: String?
+        var results: [Result]
+    }
+
+    static func json(_ results: SearchResults) throws -> String {
+        let page = JSONPage(
+            query: results.query, total: results.total, page: results.page, limit: results.limit,
+            corrected: results.corrected, suggestion: results.suggestion,
+            results: results.results.map { result in
+                JSONPage.Result(
+                    num: result.id, title: result.title, date: result.date.description,
+                    score: (result.score * 1000).rounded() / 1000,
+                    snippet: plainSnippet(result.snippet), url: "https://xkcd.com/\(result.id)/",
+                    partial: result.isPartialMatch)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // JSONEncoder writes nil optionals as absent keys; the documented format has them as null.
+        var object = try JSONSerialization.jsonObject(with: encoder.encode(page)) as! [String: Any]
+        object["corrected"] = results.corrected ?? NSNull()
+        object["suggestion"] = results.suggestion ?? NSNull()
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func plainSnippet(_ snippet: String) -> String {
+        sanitized(snippet)
+            .replacingOccurrences(of: SearchEngine.highlightMarks.open, with: "")
+            .replacingOccurrences(of: SearchEngine.highlightMarks.close, with: "")
+    }
+
+    static func text(_ results: SearchResults, color: Bool, width: Int, command: String) -> String {
+        let style = Style(enabled: color)
+        var out = ""
+        if let corrected = results.corrected {
+            out += style.dim("no results for \u{201C}\(sanitized(results.query))\u{201D}; showing results for \u{201C}\(sanitized(corrected))\u{201D}") + "\n\n"
+        } else if let suggestion = results.suggestion {
+            out += style.dim("did you mean: \(sanitized(suggestion))") + "\n\n"
+        }
+        guard !results.results.isEmpty else {
+            out += results.total == 0 ? "no comics found\n" : "no results on page \(results.page) (there are \(results.pageCount) pages)\n"
+            return out
+        }
+        var shownPartialNote = false
+        for result in results.results {
+            if result.isPartialMatch, !shownPartialNote {
+                out += style.dim("comics matching only some of the words:") + "\n\n"
+                shownPartialNote = true
+            }
+            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))\n"
+            let snippet = highlighted(result.snippet, style: style)
+            for line in wrap(snippet.text, plainLength: snippet.plainLength, width: max(width - 4, 30), maxLines: 2) {
+                out += "    " + line + "\n"
+            }
+            out += "\n"
+        }
+        let first = (results.page - 1) * results.limit + 1
+        let last = first + results.results.count - 1
+        var footer = "\(first)-\(last) of \(results.total) result\(results.total == 1 ? "" : "s")"
+        if results.hasNextPage { footer += " · next page: \(command)" }
+        out += style.dim(footer) + "\n"
+        return out
+    }
+
+    /// The snippet with highlight marks turned into bold (or removed), and its visible length.
+    private static func highlighted(_ snippet: String, style: Style) -> (text: String, plainLength: Int) {
+        let clean = sanitized(snippet)
+        let plain = plainSnippet(clean)
+        guard style.enabled else { return (plain, plain.count) }
+        let text = clean
+            .replacingOccurrences(of: SearchEngine.highlightMarks.open, with: "\u{1B}[1;33m")
+            .replacingOccurrences(of: SearchEngine.highlightMarks.close, with: "\u{1B}[0m")
+        return (text, plain.count)
+    }
+
+    /// Cuts a one-line text into at most `maxLines` lines of `width` visible characters.
+    private static func wrap(_ text: String, plainLength: Int, width: Int, maxLines: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        var visible = 0
+        for word in text.split(separator: " ") {
+            let length = word.replacingOccurrences(of: "\u{1B}[1;33m", with: "").replacingOccurrences(of: "\u{1B}[0m", with: "").count
+            if visible > 0, visible + 1 + length > width {
+                lines.append(line)
+                if lines.count == maxLines { return lines.map { $0 } .enumerated().map { $0.offset == maxLines - 1 ? $0.element + " …" : $0.element } }
+                line = ""
+                visible = 0
+            }
+            line += (visible > 0 ? " " : "") + word
+            visible += (visible > 0 ? 1 : 0) + length
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}
+
+/// ANSI styles that turn into nothing when colour is off.
+struct Style {
+    let enabled: Bool
+    func bold(_ text: String) -> String { enabled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { enabled ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
 }

@@ -1,0 +1,248 @@
+import Foundation
+import XKCDModel
+import XKCDQuery
+import XKCDStore
+
+/// One result of a search.
+public struct SearchResult: Sendable, Hashable {
+    public var id: Comic.ID
+    public var title: String
+    public var date: ComicDate
+    public var score: Double
+    /// Text from the best-matching field, with matched words between ``SearchEngine/highlightMarks``.
+    public var snippet: String
+    /// True when the comic holds only some of the query's words (the any-word fallback).
+    public var isPartialMatch: Bool
+}
+
+/// A page of results and what the engine did to get them.
+public struct SearchResults: Sendable {
+    /// The query as typed.
+    public var query: String
+    /// Results over all pages: comics matching every word, then partial matches.
+    public var total: Int
+    public var page: Int
+    public var limit: Int
+    /// The corrected query searched instead, when the query as typed found nothing.
+    public var corrected: String?
+    /// A spelling suggestion for a query that found something as typed.
+    public var suggestion: String?
+    public var results: [SearchResult]
+
+    public var pageCount: Int { limit > 0 ? (total + limit - 1) / limit : 0 }
+    public var hasNextPage: Bool { page < pageCount }
+}
+
+/// Turns user text into ranked, highlighted results: the query engine both front ends share.
+///
+/// Ranking, best first:
+/// 1. comic N for a query that is just `N` or `#N`;
+/// 2. comics holding every word (or satisfying the phrases, OR and exclusions), ordered by
+///    BM25F with coverage and title signals, exact titles and title phrases first and exact
+///    word forms above stemmed ones;
+/// 3. when fewer than ``fallbackThreshold`` comics hold every word, comics holding only some,
+///    ranked by how much of the query (weighted by rarity) they hold.
+public struct SearchEngine: Sendable {
+    public static let highlightMarks = (open: "\u{E000}", close: "\u{E001}")
+    /// Below this many comics holding every word, partial matches are added.
+    public static let fallbackThreshold = 5
+    /// At most this many partial matches are ranked, which bounds the work of a long query.
+    public static let fallbackLimit = 100
+
+    let database: ComicDatabase
+    let weights: RankingWeights
+    private let parser = QueryParser()
+
+    public init(database: ComicDatabase, weights: RankingWeights = RankingWeights()) {
+        self.database = database
+        self.weights = weights
+    }
+
+    /// Searches `text` in the query language (see ``QueryParser/syntaxHelp``).
+    ///
+    /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
+    public func search(_ text: String, limit: Int = 10, page: Int = 1) throws -> SearchResults {
+        let query = try parser.parse(text)
+        var ranking = try rank(query)
+        var corrected: String?
+        var suggestion: String?
+        if let textQuery = query.text {
+            // A word no comic holds in the form typed is taken as a misspelling and searched
+            // corrected; a rare word with a far more common neighbour only gets a suggestion.
+            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil)
+            let hints = try spellingCorrections(for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts)
+            if !fixes.isEmpty {
+                var correctedQuery = query
+                correctedQuery.text = textQuery.replacingTerms(fixes)
+                let retry = try rank(correctedQuery)
+                if !retry.ids.isEmpty || ranking.ids.isEmpty {
+                    ranking = retry
+                    corrected = correctedQuery.description
+                }
+            } else if !hints.isEmpty {
+                var hinted = query
+                hinted.text = textQuery.replacingTerms(hints)
+                suggestion = hinted.description
+            }
+        }
+
+        let limit = max(1, limit)
+        let page = max(1, page)
+        let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
+        let summaries = try database.summaries(of: pageIDs)
+        let snippets = try database.snippets(
+            of: pageIDs, words: ranking.words, stems: ranking.stems, marks: Self.highlightMarks)
+        let results = pageIDs.compactMap { id -> SearchResult? in
+            guard let summary = summaries[id] else { return nil }
+            return SearchResult(
+                id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
+                snippet: snippets[id] ?? "", isPartialMatch: ranking.partial.contains(id))
+        }
+        return SearchResults(
+            query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
+            suggestion: suggestion, results: results)
+    }
+
+    private struct Ranking {
+        var ids: [Comic.ID] = []
+        var scores: TermScores?
+        var partial: Set<Comic.ID> = []
+        var unseenWords: [String] = []
+        var rareWords: [String] = []
+        var documentCounts: [String: Int] = [:]
+        /// What snippets highlight.
+        var words: [String] = []
+        var stems: [String] = []
+    }
+
+    private func rank(_ query: SearchQuery) throws -> Ranking {
+        var ranking = Ranking()
+        let allowed = try database.comicIDs(passingFiltersOf: query)
+        if let text = query.text, text.hasSearchableWord {
+            ranking = try rankText(text, allowed: allowed)
+        } else if !query.isEmpty {
+            ranking.ids = try database.summaries(ordered: query.sort, among: allowed).map(\.id)
+        }
+        if let number = query.exactComic, allowed?.contains(number) ?? true, try database.comic(number) != nil {
+            ranking.ids.removeAll { $0 == number }
+            ranking.ids.insert(number, at: 0)
+            ranking.partial.remove(number)
+        }
+        if query.sort != .relevance, query.text != nil {
+            try sort(&ranking.ids, by: query.sort)
+        }
+        return ranking
+    }
+
+    private func rankText(_ text: TextQuery, allowed: Set<Comic.ID>?) throws -> Ranking {
+        var ranking = Ranking()
+        var words = text.positiveTerms
+        for prefix in text.positivePrefixes {
+            words += try database.commonWords(startingWith: prefix, limit: 3)
+        }
+        let terms = try database.termScores(for: words, weights: weights)
+        ranking.unseenWords = terms.unseenWords
+        ranking.documentCounts = terms.documentCounts
+        ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
+        ranking.stems = terms.stems
+        ranking.words = words
+
+        var strict: Set<Comic.ID>
+        if text.isPlainWords {
+            strict = terms.unknownWords.isEmpty ? Set(terms.matchingAll) : []
+        } else {
+            strict = try database.comicIDs(matching: text)
+        }
+        if let allowed { strict.formIntersection(allowed) }
+
+        var partial: [Comic.ID] = []
+        if strict.count < Self.fallbackThreshold, terms.stems.count >= 2 {
+            let excluded = try text.exclusions.map { try database.comicIDs(matching: .or($0)) } ?? []
+            partial = terms.candidates.filter { id in
+                !strict.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
+            }
+            partial = Array(partial.sorted { (terms.score($0), $1) > (terms.score($1), $0) }.prefix(Self.fallbackLimit))
+        }
+
+        ranking.ids = strict.sorted { (terms.score($0), $1) > (terms.score($1), $0) } + partial
+        ranking.scores = terms
+        ranking.partial = Set(partial)
+        return ranking
+    }
+
+    private func sort(_ ids: inout [Comic.ID], by order: SearchSort) throws {
+        let summaries = try database.summaries(of: ids)
+        func date(_ id: Comic.ID) -> ComicDate { summaries[id]?.date ?? ComicDate(year: 0, month: 0, day: 0) }
+        switch order {
+        case .relevance: break
+        case .dateAscending: ids.sort { (date($0), $0) < (date($1), $1) }
+        case .dateDescending: ids.sort { (date($0), $0) > (date($1), $1) }
+        case .numberAscending: ids.sort()
+        case .numberDescending: ids.sort(by: >)
+        }
+    }
+
+    /// For each word, the indexed word nearest in spelling, preferring common words.
+    ///
+    /// - Parameter counts: when given, a correction must be held by at least ten times as many
+    ///   comics as the word itself (a rare word is not corrected to another rare word).
+    func spellingCorrections(for words: [String], requiringMoreCommonThan counts: [String: Int]?) throws -> [String: String] {
+        var corrections: [String: String] = [:]
+        for word in words {
+            let typed = word.lowercased()
+            guard typed.count >= 3, typed.allSatisfy({ $0.isASCII && $0.isLetter }) else { continue }
+            let allowed = typed.count <= 4 ? 1 : 2
+            let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
+            var best: (term: String, distance: Int, count: Int)?
+            for (term, count) in try database.spellingCandidates(near: typed, slack: allowed)
+            where count >= minimumCount && term != typed {
+                let distance = EditDistance.damerauLevenshtein(typed, term, limit: allowed)
+                guard distance <= allowed else { continue }
+                if best == nil || (distance, -count) < (best!.distance, -best!.count) {
+                    best = (term, distance, count)
+                }
+            }
+            if let best { corrections[word] = best.term }
+        }
+        return corrections
+    }
+}
+
+extension TextQuery {
+    /// Whether the query is only unscoped words, all of which must match.
+    var isPlainWords: Bool {
+        switch self {
+        case .term(_, nil): true
+        case .and(let operands): operands.allSatisfy { if case .term(_, nil) = $0 { true } else { false } }
+        default: false
+        }
+    }
+
+    /// Whether anything in the query can match a token (an emoji or `*` alone cannot).
+    var hasSearchableWord: Bool {
+        switch self {
+        case .term(let word, _), .prefix(let word, _): word.contains { $0.isLetter || $0.isNumber }
+        case .phrase(let words, _): words.contains { $0.contains { $0.isLetter || $0.isNumber } }
+        case .and(let operands), .or(let operands): operands.contains(where: \.hasSearchableWord)
+        case .not: true
+        }
+    }
+
+    /// The prefixes the query looks for (`tabl*`), outside exclusions.
+    var positivePrefixes: [String] {
+        switch self {
+        case .prefix(let word, _): [word]
+        case .and(let operands), .or(let operands): operands.flatMap(\.positivePrefixes)
+        default: []
+        }
+    }
+
+    /// The top-level exclusions, or nil when there are none.
+    var exclusions: [TextQuery]? {
+        guard case .and(let operands) = self else { return nil }
+        let excluded = operands.compactMap { operand -> TextQuery? in
+            if case .not(let inner) = operand { inner } else { nil }
+        }
+        return excluded.isEmpty ? nil : excluded
+    }
+}

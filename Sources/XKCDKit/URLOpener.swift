@@ -1,0 +1,84 @@
+import Foundation
+
+/// Opens a URL in the user's browser: `$BROWSER` first, then `xdg-open`.
+///
+/// `$BROWSER` may list several commands separated by `:`; each may hold `%s` for the URL,
+/// otherwise the URL is its last argument. Commands run directly, never through a shell.
+///
+/// ```swift
+/// switch URLOpener().open("https://xkcd.com/327/") {
+/// case .opened: break
+/// case .unavailable(let reason), .failed(let reason): print(url, reason)
+/// }
+/// ```
+public struct URLOpener: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// The command ran and exited with status 0.
+        case opened(command: String)
+        /// No browser command could be found; the reason says what was looked for.
+        case unavailable(reason: String)
+        /// A browser command ran and failed.
+        case failed(reason: String)
+    }
+
+    let environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    public func open(_ url: String) -> Outcome {
+        var tried: [String] = []
+        let browsers = (environment["BROWSER"] ?? "").split(separator: ":").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty }
+        for browser in browsers + ["xdg-open"] {
+            var words = browser.split(separator: " ").map(String.init)
+            guard let name = words.first else { continue }
+            guard let executable = executable(named: name) else {
+                tried.append(name)
+                continue
+            }
+            if words.contains(where: { $0.contains("%s") }) {
+                words = words.map { $0.replacingOccurrences(of: "%s", with: url) }
+            } else {
+                words.append(url)
+            }
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = Array(words.dropFirst())
+            process.standardInput = FileHandle.nullDevice
+            do {
+                try process.run()
+            } catch {
+                return .failed(reason: "\(name) could not be started")
+            }
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                return .failed(reason: "\(name) failed (exit status \(process.terminationStatus))")
+            }
+            return .opened(command: name)
+        }
+        let browser = browsers.isEmpty ? "$BROWSER is not set" : "$BROWSER (\(tried.dropLast().joined(separator: ", "))) was not found"
+        return .unavailable(reason: "\(browser) and xdg-open is not on PATH")
+    }
+
+    /// The executable for a command name: a path as given, or the first match on `$PATH`.
+    private func executable(named name: String) -> URL? {
+        let manager = FileManager.default
+        if name.contains("/") {
+            return manager.isExecutableFile(atPath: name) ? URL(fileURLWithPath: name) : nil
+        }
+        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            if manager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                manager.isExecutableFile(atPath: candidate.path)
+            {
+                return candidate
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+import Synchronization
+import XKCDModel
+
+/// The knobs of relevance ranking, chosen by measurement on the development set
+/// (`make relevance`), not by guessing.
+public struct RankingWeights: Sendable, Hashable {
+    /// BM25F weight of a term occurrence in title, alt, transcript and explanation.
+    public var fields: [Double] = [6, 3, 1.5, 1]
+    /// BM25F length normalisation per field (0: none, 1: full).
+    public var lengthNormalization: [Double] = [0.5, 0.5, 0.75, 0.75]
+    public var k1 = 1.2
+    /// Bonus for the share (by idf) of query words a comic holds anywhere.
+    public var coverage = 10.0
+    /// Bonus for the share (by idf) of query words in the title.
+    public var titleCoverage = 5.0
+    /// Bonus for a title made of exactly the query's words: it ranks first.
+    public var exactTitle = 100.0
+    /// Bonus for holding the query's words in the form typed, not only their stem.
+    public var exactForm = 1.0
+
+    public init() {}
+}
+
+/// BM25F scores of every comic holding at least one of the query's words.
+public struct TermScores: Sendable {
+    /// The distinct stems that the index holds, in query order.
+    public var stems: [String]
+    /// Query words none of whose stems the index holds.
+    public var unknownWords: [String]
+    /// Query words that no comic holds in exactly this form (perhaps misspelt, even when
+    /// their stem is known: "dependancy" stems like "dependency").
+    public var unseenWords: [String]
+    /// For each query word, how many comics hold its rarest stem (0 when unknown).
+    public var documentCounts: [String: Int]
+    /// Score by comic id (dense; 0 for comics holding none of the stems).
+    public var scores: [Double]
+    /// How many of `stems` each comic holds, by comic id.
+    public var matchedStems: [UInt8]
+    /// Ids of the comics holding at least one stem, ascending.
+    public var candidates: [Comic.ID]
+    /// How many comics the index holds.
+    public var documentCount: Int
+
+    /// Comics holding every stem.
+    public var matchingAll: [Comic.ID] {
+        candidates.filter { Int(matchedStems[$0]) == stems.count }
+    }
+
+    public func score(_ id: Comic.ID) -> Double {
+        id < scores.count ? scores[id] : 0
+    }
+}
+
+/// Field lengths of every comic, loaded once per ranking generation and shared by queries.
+struct DocumentLengths: Sendable {
+    var generation: String
+    /// `lengths[id * 4 + field]`.
+    var lengths: [Float]
+    var averages: [Double]
+    var documentCount: Int
+    var maxID: Int
+
+    static func load(_ db: Database, generation: String) throws -> DocumentLengths {
+        let blob = try Data.fetchOne(db, sql: "SELECT value FROM rankingData WHERE name = 'lengths'") ?? Data()
+        var entries: [(Int, [Int])] = []
+        blob.withUnsafeBytes { bytes in
+            var offset = 0
+            var id = 0
+            while let delta = Varint.read(bytes, at: &offset) {
+                id += delta
+                var fields: [Int] = []
+                for _ in 0..<RankingIndex.fieldCount {
+                    guard let length = Varint.read(bytes, at: &offset) else { return }
+                    fields.append(length)
+                }
+                entries.append((id, fields))
+            }
+        }
+        let maxID = entries.last?.0 ?? 0
+        var lengths = [Float](repeating: 0, count: (maxID + 1) * RankingIndex.fieldCount)
+        var totals = [Double](repeating: 0, count: RankingIndex.fieldCount)
+        for (id, fields) in entries {
+            for field in 0..<RankingIndex.fieldCount {
+                lengths[id * RankingIndex.fieldCount + field] = Float(fields[field])
+                totals[field] += Double(fields[field])
+            }
+        }
+        let count = max(entries.count, 1)
+        return DocumentLengths(
+            generation: generation, lengths: lengths, averages: totals.map { max($0 / Double(count), 1) },
+            documentCount: entries.count, maxID: maxID)
+    }
+}
+
+/// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
+final class RankingCache: Sendable {
+    private let lengths = Mutex<DocumentLengths?>(nil)
+
+    func documentLengths(_ db: Database) throws -> DocumentLengths {
+        let generation = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'") ?? ""
+        if let cached = lengths.withLock({ $0 }), cached.generation == generation { return cached }
+        let loaded = try DocumentLengths.load(db, generation: generation)
+        lengths.withLock { $0 = loaded }
+        return loaded
+    }
+}
+
+extension ComicDatabase {
+    /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
+    ///
+    /// Reads one postings blob per distinct stem, and one per word whose exact form differs
+    /// from its stem:
+    /// ```sql
+    /// SELECT documentCount, postings FROM rankingTerm WHERE term = ?
+    /// ```
+    public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+        let cache = rankingCache
+        return try read { db in
+            let lengths = try cache.documentLengths(db)
+            let tokenizer = try db.makeTokenizer(RankingIndex.tokenizerDescriptor)
+            let exactTokenizer = try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor)
+            let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
+            var query = QueryTerms()
+            for word in words {
+                var wordStems: [String] = []
+                try RankingIndex.forEachToken(in: word, tokenizer: tokenizer) { wordStems.append($0) }
+                var forms: [String] = []
+                try RankingIndex.forEachToken(in: word, tokenizer: exactTokenizer) { forms.append($0) }
+                guard !wordStems.isEmpty else { continue }
+                query.tokenCount += wordStems.count
+                var rarest: Int?
+                for stem in wordStems {
+                    if let index = query.stems.firstIndex(of: stem) {
+                        rarest = min(rarest ?? .max, query.blobs[index].documentCount)
+                        continue
+                    }
+                    guard let row = try Row.fetchOne(lookup, arguments: [stem]) else { continue }
+                    query.stems.append(stem)
+                    query.blobs.append((row[0], row[1]))
+                    rarest = min(rarest ?? .max, row[0])
+                }
+                query.documentCounts[word] = rarest ?? 0
+                if rarest == nil { query.unknownWords.append(word) }
+                for form in forms where !query.checkedForms.contains(form) {
+                    query.checkedForms.insert(form)
+                    guard let exact = try Row.fetchOne(lookup, arguments: [RankingIndex.exactPrefix + form]) else {
+                        if !query.unseenWords.contains(word) { query.unseenWords.append(word) }
+                        continue
+                    }
+                    query.exactForms.append((exact[1], isStemmed: !wordStems.contains(form)))
+                }
+            }
+            return score(query, lengths: lengths, weights: weights)
+        }
+    }
+
+    private struct QueryTerms {
+        var stems: [String] = []
+        var blobs: [(documentCount: Int, postings: Data)] = []
+        /// Postings of each exact form; only forms that stemming changes earn the exact-form boost.
+        var exactForms: [(postings: Data, isStemmed: Bool)] = []
+        var checkedForms: Set<String> = []
+        var unknownWords: [String] = []
+        var unseenWords: [String] = []
+        var documentCounts: [String: Int] = [:]
+        var tokenCount = 0
+    }
+
+    private func score(_ query: QueryTerms, lengths: DocumentLengths, weights: RankingWeights) -> TermScores {
+        let size = lengths.maxID + 1
+        let fieldCount = RankingIndex.fieldCount
+        var scores = [Double](repeating: 0, count: size)
+        var matched = [UInt8](repeating: 0, count: size)
+        var titleMatched = [UInt8](repeating: 0, count: size)
+        var titleShare = [Double](repeating: 0, count: size)
+        var coverageShare = [Double](repeating: 0, count: size)
+        var candidates: [Int] = []
+        let n = Double(max(lengths.documentCount, 1))
+        let idfs = query.blobs.map { log(1 + (n - Double($0.documentCount) + 0.5) / (Double($0.documentCount) + 0.5)) }
+        let idfTotal = max(idfs.reduce(0, +), 1e-9)
+        for (index, blob) in query.blobs.enumerated() {
+            let idf = idfs[index]
+            blob.postings.withUnsafeBytes { bytes in
+                var offset = 0
+                var id = 0
+                while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
+                    id += delta
+                    let mask = bytes[offset]
+                    offset += 1
+                    var weighted = 0.0
+                    for field in 0..<fieldCount where mask & (1 << field) != 0 {
+                        guard let frequency = Varint.read(bytes, at: &offset) else { return }
+                        let length = id < size ? Double(lengths.lengths[id * fieldCount + field]) : 0
+                        let b = weights.lengthNormalization[field]
+                        let norm = 1 - b + b * length / lengths.averages[field]
+                        weighted += weights.fields[field] * Double(frequency) / norm
+                    }
+                    guard id < size else { continue }
+                    if matched[id] == 0 { candidates.append(id) }
+                    matched[id] &+= 1
+                    scores[id] += idf * weighted / (weights.k1 + weighted)
+                    coverageShare[id] += idf / idfTotal
+                    if mask & 1 != 0 {
+                        titleShare[id] += idf / idfTotal
+                        titleMatched[id] &+= 1
+                    }
+                }
+            }
+        }
+        let stemmedForms = query.exactForms.filter(\.isStemmed).count
+        let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
+        var titleForms = [UInt8](repeating: 0, count: size)
+        for form in query.exactForms {
+            form.postings.withUnsafeBytes { bytes in
+                var offset = 0
+                var id = 0
+                while let entry = Varint.read(bytes, at: &offset) {
+                    id += entry >> 1
+                    guard id < size, matched[id] > 0 else { continue }
+                    if form.isStemmed { scores[id] += exactShare }
+                    if entry & 1 != 0 { titleForms[id] &+= 1 }
+                }
+            }
+        }
+        for id in candidates {
+            scores[id] += weights.coverage * coverageShare[id] + weights.titleCoverage * titleShare[id]
+            // The title is the query, word for word ("is it worth the time"); in the very
+            // forms typed it beats a title that only stems alike ("Dependencies").
+            if Int(titleMatched[id]) == query.stems.count,
+                Int(lengths.lengths[id * fieldCount]) == query.tokenCount
+            {
+                let isExactForm = Int(titleForms[id]) == query.exactForms.count
+                scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
+            }
+        }
+        candidates.sort()
+        return TermScores(
+            stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
+            documentCounts: query.documentCounts, scores: scores, matchedStems: matched, candidates: candidates,
+            documentCount: lengths.documentCount)
+    }
+
+    /// Rebuilds the ranking statistics from the stored documents.
+    public func rebuildRankingIndex() throws(StoreError) {
+        try write { db in try RankingIndex.rebuild(db) }
+    }
+}

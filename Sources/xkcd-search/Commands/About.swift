@@ -1,0 +1,29 @@
+import ArgumentParser
+import Foundation
+
+extension XKCDSearch {
+    struct About: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Where the comics and explanations come from, and their licences.")
+
+        func run() {
+            print("""
+                xkcd-search \(XKCDSearch.configuration.version): full-text search for xkcd comics, offline once indexed.
+
+                Comics (titles, title text, images, transcripts)
+                  xkcd by Randall Munroe, https://xkcd.com
+                  licence: CC BY-NC 2.5 (Creative Commons Attribution-NonCommercial 2.5),
+                  https://xkcd.com/license.html
+                Explanations, transcripts, trivia and categories
+                  the explain xkcd wiki and its contributors, https://www.explainxkcd.com
+                  licence: CC BY-SA 3.0 (Creative Commons Attribution-ShareAlike 3.0),
+                  https://creativecommons.org/licenses/by-sa/3.0/
+                Shipped snapshot
+                  xkcd through #3282, 2026-08-08; explain xkcd revisions up to 2025-11-29
+                  (through #3174). See snapshot/README.md.
+                xkcd-search itself
+                  licence: MIT
+                """)
+        }
+    }
+}

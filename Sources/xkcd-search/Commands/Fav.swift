@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+extension XKCDSearch {
+    struct Fav: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep favourite comics, with tags; export and import them.",
+            discussion: """
+                Tags are one word of letters, digits, '-' and '_', stored in lower case. \
+                Favourites are kept apart from the comics, so re-indexing never loses them. \
+                Search them with 'is:fav' and 'tag:NAME'.
+                """,
+            subcommands: [Add.self, Remove.self, Tag.self, Untag.self, List.self, Tags.self, Export.self, Import.self])
+    }
+}
+
+extension XKCDSearch.Fav {
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a comic to the favourites, with tags.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic")) var comic: String
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
+
+        func run() throws {
+            let added = try Library(database: try global.openDatabase())
+                .addFavourite(try ComicReference(parsing: comic), tags: tags)
+            let name = "#\(added.comic.id) \(sanitized(added.comic.title))"
+            let tagged = added.addedTags.isEmpty ? "" : " (tagged \(added.addedTags.joined(separator: ", ")))"
+            print(added.isNew ? "added \(name) to the favourites\(tagged)" : "\(name) was already a favourite\(tagged)")
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a comic from the favourites.", aliases: ["rm"])
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
+
+        func run() throws {
+            let removed = try Library(database: try global.openDatabase()).removeFavourite(try ComicReference(parsing: comic))
+            print("removed #\(removed.favourite.id) \(sanitized(removed.comic?.title ?? "")) from the favourites")
+        }
+    }
+
+    struct Tag: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Attach tags to a favourite.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String]
+
+        func run() throws {
+            let reference = try ComicReference(parsing: comic)
+            let added = try Library(database: try global.openDatabase()).tag(reference, with: tags)
+            print(added.isEmpty ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
+        }
+    }
+
+    struct Untag: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Detach tags from a favourite.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
+        @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag")) var tags: [String]
+
+        func run() throws {
+            let reference = try ComicReference(parsing: comic)
+            let removed = try Library(database: try global.openDatabase()).untag(reference, removing: tags)
+            print(removed.isEmpty ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the favourites, by number.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name")) var tag: String?
+        @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
+
+        struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
+
+        func run() throws {
+            let entries = try Library(database: try global.openDatabase()).favourites(taggedWith: tag)
+            if json {
+                return try printJSON(entries.map {
+                    Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
+                           added: $0.favourite.addedAt, tags: $0.favourite.tags, url: "https://xkcd.com/\($0.favourite.id)/")
+                })
+            }
+            if entries.isEmpty { return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet") }
+            for entry in entries {
+                let comic = entry.comic.map { "\(sanitized($0.title))  (\($0.date))" } ?? "(not in the index yet)"
+                let tags = entry.favourite.tags.isEmpty ? "" : "  [\(entry.favourite.tags.joined(separator: ", "))]"
+                print("#\(entry.favourite.id)  \(comic)\(tags)")
+            }
+        }
+    }
+
+    struct Tags: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the tags with how many favourites carry each.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
+
+        func run() throws {
+            let counts = try Library(database: try global.openDatabase()).tagCounts()
+            if json { return try printJSON(counts) }
+            if counts.isEmpty { return print("no tags yet") }
+            let width = counts.map(\.tag.count).max() ?? 0
+            for count in counts { print(count.tag.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(count.count)") }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the favourites as JSON, to a file or standard output.",
+            discussion: """
+                Format: {"format": "xkcd-search favourites", "version": 1, "exported": ISO 8601, \
+                "favourites": [{"num": 327, "title": "…", "added": ISO 8601, "tags": ["sql"]}]}.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file")) var file: String?
+
+        func run() throws {
+            let library = Library(database: try global.openDatabase())
+            let data = try library.exportFavourites()
+            guard let file, file != "-" else { return FileHandle.standardOutput.write(data) }
+            do {
+                try data.write(to: URL(fileURLWithPath: file), options: .atomic)
+            } catch {
+                throw LibraryError.cannotWrite(path: file, reason: "the directory is missing or not writable")
+            }
+            print("exported \(try library.favourites().count) favourites to \(file)")
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge favourites from a file written by 'fav export'.",
+            discussion: "Importing is idempotent; a malformed file changes nothing.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file")) var file: String
+
+        func run() throws {
+            let library = Library(database: try global.openDatabase())
+            let result = file == "-"
+                ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
+                : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))
+            let numbers = { (ids: [Int]) in ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "") }
+            var line = result.addedFavourites.isEmpty && result.addedTags == 0
+                ? "nothing new: all \(result.entries) favourites were here already"
+                : "added \(result.addedFavourites.count) favourites and \(result.addedTags) tags"
+                    + (result.addedFavourites.isEmpty ? "" : " (\(numbers(result.addedFavourites)))")
+            if !result.notInIndex.isEmpty { line += "; not in the index yet: \(numbers(result.notInIndex))" }
+            print(line)
+        }
+    }
+}

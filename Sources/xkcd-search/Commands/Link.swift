@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+extension XKCDSearch {
+    struct Link: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp(
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+        var comic: String?
+
+        func run() throws {
+            let reference = try comic.map { try ComicReference(parsing: $0) }
+            print(sanitized(try Library(database: try global.openDatabase()).shareLine(reference)))
+        }
+    }
+
+    struct Open: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Open a comic (or its explain xkcd page) in the browser.",
+            discussion: """
+                Runs $BROWSER (commands separated by ':', '%s' stands for the URL), else xdg-open. \
+                When neither is there, prints the URL and says why.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp(
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+        var comic: String?
+
+        @Flag(help: "Open the explain xkcd page instead.")
+        var explain = false
+
+        func run() throws {
+            let reference = try comic.map { try ComicReference(parsing: $0) }
+            let url = try Library(database: try global.openDatabase()).url(reference, explain: explain)
+            switch URLOpener().open(url) {
+            case .opened: break
+            case .unavailable(let reason):
+                print(url)
+                Terminal.printError("not opened: \(reason)")
+            case .failed(let reason):
+                print(url)
+                Terminal.printError("not opened: \(reason)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}

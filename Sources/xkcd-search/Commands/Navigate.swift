@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+extension XKCDSearch {
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the comic after the one shown last (skipping numbers not in the index).")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: PageOptions
+
+        func run() throws {
+            try output.print(try Library(database: try global.openDatabase()).step(.next))
+        }
+    }
+
+    struct Prev: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the comic before the one shown last (skipping numbers not in the index).",
+            aliases: ["previous"])
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: PageOptions
+
+        func run() throws {
+            try output.print(try Library(database: try global.openDatabase()).step(.previous))
+        }
+    }
+
+    struct Latest: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the latest comic in the index.")
+
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var output: PageOptions
+
+        func run() throws {
+            try output.print(try Library(database: try global.openDatabase()).show(.latest))
+        }
+    }
+
+    struct Random: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a comic drawn at random from the index, or from the favourites.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Draw among the favourites.")
+        var fav = false
+
+        @Option(help: ArgumentHelp("Draw among the favourites with this tag.", valueName: "name"))
+        var tag: String?
+
+        @OptionGroup var output: PageOptions
+
+        func run() throws {
+            let pool: Library.Pool = tag.map { .tagged($0) } ?? (fav ? .favourites : .all)
+            try output.print(try Library(database: try global.openDatabase()).random(among: pool))
+        }
+    }
+}

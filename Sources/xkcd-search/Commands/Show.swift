@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+extension XKCDSearch {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a comic: title text, image, links, transcript and categories.",
+            discussion: """
+                The comic shown is remembered, so that 'next' and 'prev' step from it. The \
+                transcript is xkcd's own, or explain xkcd's when xkcd has none or it is richer.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp(
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+        var comic: String?
+
+        @OptionGroup var output: PageOptions
+
+        func run() throws {
+            let reference = try comic.map { try ComicReference(parsing: $0) }
+            let library = Library(database: try global.openDatabase())
+            try output.print(try library.show(reference))
+        }
+    }
+}

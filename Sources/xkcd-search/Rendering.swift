@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+/// Lays out comics and explanations for the terminal: wrapped to its width and with bold
+/// headings on a terminal; plain, one paragraph a line, when the output goes to a pipe.
+///
+/// Every string from the data passes through ``sanitized(_:keepingNewlines:)`` first.
+struct Renderer {
+    /// Columns to wrap at; nil leaves lines whole.
+    var width: Int?
+    var usesColor: Bool
+
+    /// What stdout is connected to (`COLUMNS` sets the width when it is not a terminal).
+    static var standard: Renderer {
+        Renderer(width: Terminal.width, usesColor: Terminal.usesColor(.auto))
+    }
+
+    /// The line that ends `show` and `explain`: where the text comes from and under which licence.
+    static let credit = "xkcd.com (CC BY-NC 2.5) · explanation: explain xkcd (CC BY-SA 3.0)"
+
+    func bold(_ text: String) -> String {
+        usesColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text
+    }
+
+    /// `#327  Exploits of a Mom  (2007-10-10)`
+    func heading(_ comic: Comic) -> String {
+        bold("#\(comic.id)  \(sanitized(comic.title))  (\(comic.date))")
+    }
+
+    /// `text` with each line wrapped to the width and indented by `indent` spaces.
+    func wrap(_ text: String, indent: Int = 2) -> String {
+        let margin = String(repeating: " ", count: indent)
+        let lines = sanitized(text, keepingNewlines: true).split(separator: "\n", omittingEmptySubsequences: false)
+        return lines.map { line -> String in
+            guard let width, line.count + indent > width else { return line.isEmpty ? "" : margin + line }
+            var result: [String] = []
+            var current = ""
+            for word in line.split(separator: " ") {
+                if !current.isEmpty, current.count + 1 + word.count + indent > width {
+                    result.append(margin + current)
+                    current = String(word)
+                } else {
+                    current += (current.isEmpty ? "" : " ") + word
+                }
+            }
+            if !current.isEmpty { result.append(margin + current) }
+            return result.joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// A label with its value on the same line (short values such as URLs).
+    func field(_ label: String, _ value: String) -> String {
+        bold(label.padding(toLength: 11, withPad: " ", startingAt: 0)) + " " + sanitized(value)
+    }
+
+    /// A label on its own line with the value wrapped and indented below it.
+    func block(_ label: String, _ text: String) -> String {
+        bold(label) + "\n" + wrap(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Everything `show` prints, the credit line last.
+    func page(_ page: ComicPage, withExplanation: Bool) -> String {
+        let comic = page.comic
+        var parts = [heading(comic), "", block("Title text", comic.alt)]
+        parts.append(field("Image", comic.imageURL))
+        parts.append(field("Link", comic.url))
+        parts.append(field("Explain", comic.explainURL))
+        if let favourite = page.favourite {
+            let tags = favourite.tags.isEmpty ? "" : " (tags: \(favourite.tags.joined(separator: ", ")))"
+            parts.append(field("Favourite", "yes" + tags))
+        }
+        switch page.transcriptSource {
+        case .none: parts.append(field("Transcript", "none yet"))
+        case .xkcd: parts.append(block("Transcript (xkcd)", page.transcript))
+        case .explainXKCD: parts.append(block("Transcript (explain xkcd)", page.transcript))
+        }
+        if !page.categories.isEmpty {
+            parts.append(block("Categories", page.categories.joined(separator: ", ")))
+        }
+        if withExplanation {
+            parts.append(explanationBody(page))
+        }
+        parts += ["", Renderer.credit]
+        return parts.joined(separator: "\n")
+    }
+
+    /// Everything `explain` prints: the explanation, the trivia and the wiki link.
+    func explanation(_ page: ComicPage) -> String {
+        [heading(page.comic), "", explanationBody(page), field("Explain", page.comic.explainURL), "", Renderer.credit]
+            .joined(separator: "\n")
+    }
+
+    private func explanationBody(_ page: ComicPage) -> String {
+        guard let explanation = page.explanation, !explanation.page.explanation.isEmpty else {
+            return field("Explanation", "none yet on explain xkcd")
+        }
+        var parts = [block("Explanation", explanation.page.explanation)]
+        if explanation.page.isIncomplete {
+            parts.append("  (explain xkcd marks this explanation as incomplete)")
+        }
+        if !explanation.page.trivia.isEmpty {
+            parts.append(block("Trivia", explanation.page.trivia))
+        }
+        return parts.joined(separator: "\n")
+    }
+}
+
+/// `show --json`: the documented keys, `explanation`/`trivia`/`incomplete` only with `--explain`.
+struct ComicJSON: Encodable {
+    var page: ComicPage
+    var withExplanation: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case num, title, date, alt, img, url, explainUrl, transcript, transcriptSource, categories
+        case favourite, tags, explanation, trivia, incomplete
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let comic = page.comic
+        try container.encode(comic.id, forKey: .num)
+        try container.encode(comic.title, forKey: .title)
+        try container.encode(comic.date.description, forKey: .date)
+        try container.encode(comic.alt, forKey: .alt)
+        try container.encode(comic.imageURL, forKey: .img)
+        try container.encode(comic.url, forKey: .url)
+        try container.encode(comic.explainURL, forKey: .explainUrl)
+        try container.encode(page.transcript, forKey: .transcript)
+        try container.encode(page.transcriptSource.rawValue, forKey: .transcriptSource)
+        try container.encode(page.categories, forKey: .categories)
+        try container.encode(page.favourite != nil, forKey: .favourite)
+        try container.encode(page.favourite?.tags ?? [], forKey: .tags)
+        if withExplanation {
+            let explanation = page.explanation.flatMap { $0.page.explanation.isEmpty ? nil : $0.page }
+            try container.encode(explanation?.explanation, forKey: .explanation)
+            try container.encode(explanation?.trivia, forKey: .trivia)
+            try container.encode(explanation?.isIncomplete, forKey: .incomplete)
+        }
+    }
+}
+
+/// Prints any Encodable as sorted, pretty JSON on stdout.
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
+/// Output flags shared by `show`, `next`, `prev`, `random` and `latest`.
+struct PageOptions: ParsableArguments {
+    @Flag(help: "Add the explain xkcd explanation and trivia.")
+    var explain = false
+
+    @Flag(help: "Print JSON: num, title, date, alt, img, url, explainUrl, transcript, categories, ….")
+    var json = false
+
+    /// Prints a comic page as text or JSON.
+    func print(_ page: ComicPage) throws {
+        if json {
+            try printJSON(ComicJSON(page: page, withExplanation: explain))
+        } else {
+            Swift.print(Renderer.standard.page(page, withExplanation: explain))
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import _XKCDTestSupport
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs the built `xkcd-search` executable as a child process, in a sandbox of its own.
+///
+/// Every run gets `HOME` and the `XDG_*_HOME` variables pointed into `sandbox`, so no test reads
+/// or writes the real index or cache. Output goes to files, not pipes, so a chatty child can
+/// never block on a full pipe.
+///
+/// ```swift
+/// let cli = try BinaryRunner(sandbox: directory)
+/// let result = try await cli.run(["search", "bobby", "tables", "--db", path])
+/// #expect(result.status == 0)
+/// #expect(result.stdoutLines.first?.hasPrefix("#327") == true)
+/// ```
+///
+/// The executable is looked for in `$XKCD_SEARCH_BINARY`, then in the build products directory
+/// the test bundle runs from (which is right for `--scratch-path` builds too), then in the
+/// package's `.build*/debug/` directories (newest first). `swift build --build-tests` builds it.
+struct BinaryRunner: Sendable {
+    /// What a finished run left behind.
+    struct Output: Sendable, CustomStringConvertible {
+        /// The exit status, or the signal number when `signal` is set.
+        var status: Int32
+        /// The signal that ended the process (SIGKILL after a timeout), or nil after a normal exit.
+        var signal: Int32?
+        var stdout: String
+        var stderr: String
+        var timedOut: Bool
+
+        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+
+        var description: String {
+            let ending = timedOut ? "timed out" : signal.map { "signal \($0)" } ?? "exit \(status)"
+            return "\(ending)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)"
+        }
+    }
+
+    /// A child process that is still running: for tests that kill it on purpose.
+    final class Child: Sendable {
+        let process: Process
+        let outputDirectory: URL
+
+        fileprivate init(process: Process, outputDirectory: URL) {
+            self.process = process
+            self.outputDirectory = outputDirectory
+        }
+
+        var pid: Int32 { process.processIdentifier }
+        var isRunning: Bool { process.isRunning }
+
+        /// Sends `signal` (SIGKILL by default) to the child.
+        func kill(_ signal: Int32 = SIGKILL) {
+            _ = systemKill(pid, signal)
+        }
+
+        /// Waits for the child to end; after `timeout` it is killed and the output says `timedOut`.
+        func wait(timeout: Duration = .seconds(60)) async -> Output {
+            let deadline = ContinuousClock.now + timeout
+            var timedOut = false
+            while process.isRunning {
+                if ContinuousClock.now >= deadline {
+                    timedOut = true
+                    kill(SIGKILL)
+                    process.waitUntilExit()
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            process.waitUntilExit()
+            let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+            func read(_ name: String) -> String {
+                let data = (try? Data(contentsOf: outputDirectory.appendingPathComponent(name))) ?? Data()
+                return String(decoding: data, as: UTF8.self)
+            }
+            let output = Output(
+                status: process.terminationStatus, signal: signal, stdout: read("stdout"), stderr: read("stderr"),
+                timedOut: timedOut)
+            try? FileManager.default.removeItem(at: outputDirectory)
+            return output
+        }
+    }
+
+    let executable: URL
+    /// The environment every run starts from: this process's, with the sandbox's home directories.
+    let environment: [String: String]
+
+    /// - Parameter sandbox: a directory that stands in for `$HOME`; the XDG directories go under it.
+    init(sandbox: URL) throws {
+        executable = try Self.locateExecutable()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = sandbox.path
+        environment["XDG_DATA_HOME"] = sandbox.appendingPathComponent("data").path
+        environment["XDG_CACHE_HOME"] = sandbox.appendingPathComponent("cache").path
+        environment["XDG_STATE_HOME"] = sandbox.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = sandbox.appendingPathComponent("config").path
+        environment["NO_COLOR"] = "1"
+        self.environment = environment
+    }
+
+    /// Runs `xkcd-search arguments…` to completion.
+    ///
+    /// - Parameters:
+    ///   - environment: variables added to (or replacing) the sandbox environment.
+    ///   - stdin: bytes for standard input; standard input is empty when nil.
+    ///   - timeout: the child is killed with SIGKILL after this long, and the output says `timedOut`.
+    func run(
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Output {
+        let child = try launch(arguments, environment: environment, stdin: stdin)
+        return await child.wait(timeout: timeout)
+    }
+
+    /// Starts `xkcd-search arguments…` and returns at once.
+    func launch(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Child {
+        let outputDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("xkcd-cli-output-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        let stdoutURL = outputDirectory.appendingPathComponent("stdout")
+        let stderrURL = outputDirectory.appendingPathComponent("stderr")
+        let stdinURL = outputDirectory.appendingPathComponent("stdin")
+        try Data().write(to: stdoutURL)
+        try Data().write(to: stderrURL)
+        try (stdin ?? Data()).write(to: stdinURL)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = self.environment.merging(environment) { _, new in new }
+        process.standardInput = try FileHandle(forReadingFrom: stdinURL)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
+        process.standardError = try FileHandle(forWritingTo: stderrURL)
+        do {
+            try process.run()
+        } catch {
+            try? FileManager.default.removeItem(at: outputDirectory)
+            throw error
+        }
+        return Child(process: process, outputDirectory: outputDirectory)
+    }
+
+    // MARK: Finding the executable
+
+    struct NotBuilt: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String {
+            "xkcd-search is not built (run `swift build --build-tests` first); looked in:\n"
+                + searched.joined(separator: "\n")
+        }
+    }
+
+    static func locateExecutable() throws -> URL {
+        let fileManager = FileManager.default
+        if let path = ProcessInfo.processInfo.environment["XKCD_SEARCH_BINARY"] {
+            return URL(fileURLWithPath: path)
+        }
+        var searched: [String] = []
+        // The products directory holds the test bundle and the resource bundles next to the executable.
+        var productDirectories: [URL] = []
+        if let executable = Bundle.main.executableURL {
+            productDirectories.append(executable.resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        productDirectories.append(Bundle.main.bundleURL)
+        productDirectories.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        // Fixtures.corpusURL is <products>/<package>__XKCDTestSupport.resources/Fixtures/corpus.
+        productDirectories.append(
+            Fixtures.corpusURL.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent())
+        for directory in productDirectories {
+            let candidate = directory.appendingPathComponent("xkcd-search")
+            searched.append(candidate.path)
+            if isExecutableFile(candidate) { return candidate }
+        }
+        // Last resort: any .build*/debug/xkcd-search in the package, the newest first.
+        let packageRoot = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let names = (try? fileManager.contentsOfDirectory(atPath: packageRoot.path)) ?? []
+        let candidates = names.filter { $0.hasPrefix(".build") }.sorted()
+            .map { packageRoot.appendingPathComponent($0).appendingPathComponent("debug/xkcd-search") }
+            .filter(isExecutableFile)
+        searched.append(packageRoot.appendingPathComponent(".build*/debug/xkcd-search").path)
+        func modified(_ url: URL) -> Date {
+            (try? fileManager.attributesOfItem(atPath: url.resolvingSymlinksInPath().path))?[.modificationDate]
+                as? Date ?? .distantPast
+        }
+        if let newest = candidates.max(by: { modified($0) < modified($1) }) { return newest }
+        throw NotBuilt(searched: searched)
+    }
+
+    private static func isExecutableFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: url.path)
+    }
+}
+
+/// `kill(2)`, under a name that does not clash with ``BinaryRunner/Child/kill(_:)``.
+private func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
+
+/// A fresh empty directory under the system temporary directory; `body` runs with it, and it is
+/// removed afterwards, even on failure.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("xkcd-cli-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(url)
+}
