@@ -27,6 +27,11 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "XKCDModel"),
         .target(
             name: "XKCDFetch",
@@ -45,10 +50,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDKit", "XKCDModel",
+                "XKCDKit", "XKCDModel", "XKCDREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -69,6 +75,7 @@ let package = Package(
         .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),
+        .testTarget(name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "_XKCDTestSupport"]),
     ]
 )
 

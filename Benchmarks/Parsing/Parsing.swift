@@ -5,7 +5,7 @@ import XKCDParse
 /// Parse + extract throughput of ``ExplainPageParser`` on real pages.
 ///
 /// Setup loads every `explainxkcd/api/N.json` of the full corpus (`../shared/corpus`, 3,174 pages,
-/// about 38 MB of HTML), or the repository's fixtures when the corpus is absent, and keeps the
+/// about 38 MB of HTML), or the extracted snapshot (`make snapshot-dir`) when it is absent, and keeps the
 /// `parse.text` bytes. One iteration parses all of them once; divide the total bytes (printed by
 /// setup) by the wall-clock time per iteration for MB/s (or multiply by `.throughput`, which is
 /// iterations per second).
@@ -39,17 +39,37 @@ private struct Response: Decodable {
 
 /// The `parse.text` of every API response, as UTF-8 bytes.
 private func loadPages() throws -> [Data] {
-    let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    let shared = benchmarks.appendingPathComponent("../../shared/corpus/explainxkcd/api").standardizedFileURL
-    let fixtures = benchmarks.appendingPathComponent("../Tests/_XKCDTestSupport/Fixtures/corpus/explainxkcd/api")
-        .standardizedFileURL
-    let directory = FileManager.default.fileExists(atPath: shared.path) ? shared : fixtures
+    let directory = try corpusDirectory().appendingPathComponent("explainxkcd/api")
     let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
-    let pages = try names.map { name in
+    let pages = try names.compactMap { name -> Data? in
         let data = try Data(contentsOf: directory.appendingPathComponent(name))
-        return Data(try JSONDecoder().decode(Response.self, from: data).parse.text.utf8)
+        // A `missingtitle` error object (a page not written yet) has no `parse`.
+        guard let response = try? JSONDecoder().decode(Response.self, from: data) else { return nil }
+        return Data(response.parse.text.utf8)
     }
     let total = pages.reduce(0) { $0 + $1.count }
     print("Parsing: \(pages.count) pages, \(total) bytes of HTML from \(directory.path)")
     return pages
+}
+
+/// The offline mirror: `../../shared/corpus` next to the checkout, else the repository's
+/// extracted snapshot (`make snapshot-dir`).
+private func corpusDirectory() throws -> URL {
+    let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let candidates = [
+        benchmarks.appendingPathComponent("../../shared/corpus").standardizedFileURL,
+        benchmarks.appendingPathComponent("../.build/snapshot").standardizedFileURL,
+    ]
+    for candidate in candidates
+    where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("xkcd/info.0.json").path) {
+        return candidate
+    }
+    throw CorpusMissing(searched: candidates.map(\.path))
+}
+
+private struct CorpusMissing: Error, CustomStringConvertible {
+    var searched: [String]
+    var description: String {
+        "no corpus mirror found (looked in \(searched.joined(separator: ", "))); run `make snapshot-dir` first"
+    }
 }

@@ -71,8 +71,11 @@ public struct Indexer: Sendable {
         let plan: IndexPlan
         switch mode {
         case .incremental: plan = try database.plan(upTo: latest.id)
-        case .rebuild(let given):
-            plan = given ?? IndexPlan(comics: Array(1...max(1, latest.id)), explanations: Array(1...max(1, latest.id)))
+        case .rebuild(let given?):
+            // The latest comic is kept as "the latest", not under its number: always include it.
+            plan = IndexPlan(comics: Array(Set(given.comics).union([latest.id])).sorted(), explanations: given.explanations)
+        case .rebuild(nil):
+            plan = IndexPlan(comics: Array(1...max(1, latest.id)), explanations: Array(1...max(1, latest.id)))
         }
         let wanted = (comics: Set(plan.comics), explanations: Set(plan.explanations))
         let known = Set(try database.comicIDs())
@@ -181,11 +184,11 @@ public struct Indexer: Sendable {
         }
     }
 
-    /// The xkcd JSON with its HTML entities decoded (#259's title is "Clich&eacute;d Exchanges").
+    /// The xkcd JSON as plain text: #259's title is "Clich&eacute;d Exchanges", #472's has a `<span>`.
     private func decodeComic(_ data: Data) throws -> Comic {
         var comic = try XKCDJSON.decodeComic(data)
-        comic.title = HTMLText.decodingEntities(comic.title)
-        comic.safeTitle = HTMLText.decodingEntities(comic.safeTitle)
+        comic.title = HTMLText.plainText(comic.title)
+        comic.safeTitle = HTMLText.plainText(comic.safeTitle)
         comic.alt = HTMLText.decodingEntities(comic.alt)
         comic.transcript = HTMLText.decodingEntities(comic.transcript)
         return comic

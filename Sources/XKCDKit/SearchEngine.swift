@@ -15,6 +15,18 @@ public struct SearchResult: Sendable, Hashable {
     public var isPartialMatch: Bool
 }
 
+/// A query the engine refuses before parsing it.
+public enum SearchError: Error, Equatable, CustomStringConvertible {
+    case queryTooLong(length: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .queryTooLong(let length, let limit):
+            "the query is too long (\(length) characters; the limit is \(limit) bytes)"
+        }
+    }
+}
+
 /// A page of results and what the engine did to get them.
 public struct SearchResults: Sendable {
     /// The query as typed.
@@ -49,6 +61,9 @@ public struct SearchEngine: Sendable {
     /// At most this many partial matches are ranked, which bounds the work of a long query.
     public static let fallbackLimit = 100
 
+    /// Longer queries are refused: no one types them, and each word costs a lookup.
+    public static let maximumQueryLength = 4096
+
     let database: ComicDatabase
     let weights: RankingWeights
     private let parser = QueryParser()
@@ -62,6 +77,9 @@ public struct SearchEngine: Sendable {
     ///
     /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
     public func search(_ text: String, limit: Int = 10, page: Int = 1) throws -> SearchResults {
+        guard text.utf8.count <= Self.maximumQueryLength else {
+            throw SearchError.queryTooLong(length: text.count, limit: Self.maximumQueryLength)
+        }
         let query = try parser.parse(text)
         var ranking = try rank(query)
         var corrected: String?
@@ -120,7 +138,9 @@ public struct SearchEngine: Sendable {
         let allowed = try database.comicIDs(passingFiltersOf: query)
         if let text = query.text, text.hasSearchableWord {
             ranking = try rankText(text, allowed: allowed)
-        } else if !query.isEmpty {
+        } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
+            // Only filters (or words with nothing searchable in them, such as an emoji, beside
+            // filters): list what the filters allow.
             ranking.ids = try database.summaries(ordered: query.sort, among: allowed).map(\.id)
         }
         if let number = query.exactComic, allowed?.contains(number) ?? true, try database.comic(number) != nil {
@@ -156,7 +176,8 @@ public struct SearchEngine: Sendable {
         if let allowed { strict.formIntersection(allowed) }
 
         var partial: [Comic.ID] = []
-        if strict.count < Self.fallbackThreshold, terms.stems.count >= 2 {
+        // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
+        if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
             let excluded = try text.exclusions.map { try database.comicIDs(matching: .or($0)) } ?? []
             partial = terms.candidates.filter { id in
                 !strict.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
@@ -210,10 +231,19 @@ public struct SearchEngine: Sendable {
 
 extension TextQuery {
     /// Whether the query is only unscoped words, all of which must match.
-    var isPlainWords: Bool {
+    var isPlainWords: Bool { isPlainWords(allowingExclusions: false) }
+
+    func isPlainWords(allowingExclusions: Bool) -> Bool {
         switch self {
         case .term(_, nil): true
-        case .and(let operands): operands.allSatisfy { if case .term(_, nil) = $0 { true } else { false } }
+        case .and(let operands):
+            operands.allSatisfy { operand in
+                switch operand {
+                case .term(_, nil): true
+                case .not: allowingExclusions
+                default: false
+                }
+            }
         default: false
         }
     }

@@ -2,6 +2,48 @@ import CLibXML2
 
 /// Helpers for HTML-flavoured plain text found outside pages, such as xkcd's JSON.
 public enum HTMLText {
+    /// The text of a snippet of HTML: tags dropped, entities decoded.
+    ///
+    /// A few xkcd titles carry markup: comic 472's is
+    /// `<span style="color: #0000ED">House</span> of Pancakes`.
+    ///
+    /// - Returns: ``decodingEntities(_:)`` of `text` when it has no tag, without parsing.
+    public static func plainText(_ text: String) -> String {
+        guard let open = text.utf8.firstIndex(of: UInt8(ascii: "<")),
+            text.utf8[open...].contains(UInt8(ascii: ">"))
+        else { return decodingEntities(text) }
+        LibXML.initializeOnce()
+        var html = Array("<html><body>\(text)</body></html>".utf8)
+        let options = Int32(
+            bitPattern: HTML_PARSE_NONET.rawValue | HTML_PARSE_RECOVER.rawValue
+                | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue)
+        let result: String? = html.withUnsafeMutableBytes { buffer in
+            guard
+                let doc = htmlReadMemory(
+                    buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count), nil, "UTF-8", options)
+            else { return nil }
+            defer { xmlFreeDoc(doc) }
+            guard let root = xmlDocGetRootElement(doc) else { return nil }
+            var text: [UInt8] = []
+            appendText(of: root, to: &text)
+            return String(decoding: text, as: UTF8.self)
+        }
+        return result ?? decodingEntities(text)
+    }
+
+    /// Appends the text nodes under `node`, in document order. Titles nest a level or two.
+    private static func appendText(of node: xmlNodePtr, to text: inout [UInt8]) {
+        var child = node.pointee.children
+        while let current = child {
+            if current.pointee.type == XML_TEXT_NODE, let content = current.pointee.content {
+                text.append(contentsOf: UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+            } else {
+                appendText(of: current, to: &text)
+            }
+            child = current.pointee.next
+        }
+    }
+
     /// Decodes HTML character references in plain text.
     ///
     /// xkcd's JSON API writes some titles and alt texts with entities: comic 259's title is

@@ -52,7 +52,7 @@ extension ComicDatabase {
                 request = request.filter(sql: "id IN (SELECT comicID FROM favourite)")
             }
             for tag in query.tags {
-                request = request.filter(sql: "id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)", arguments: [tag])
+                request = request.filter(sql: "id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)", arguments: [tag.lowercased()])
             }
             return Set(try Int.fetchAll(db, request))
         }

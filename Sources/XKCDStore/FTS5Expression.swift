@@ -30,7 +30,19 @@ struct FTS5Expression {
 
     /// The one escaping function: `say "hi"` becomes `"say ""hi"""`.
     static func literal(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // Scalar by scalar, not by Character: a quote followed by a combining mark is one
+        // Character in Swift but still a quote to FTS5. A NUL would end SQLite's C string.
+        var scalars = String.UnicodeScalarView()
+        scalars.append("\"")
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": scalars.append(contentsOf: ["\"", "\""] as [Unicode.Scalar])
+            case "\0": scalars.append(" ")
+            default: scalars.append(scalar)
+            }
+        }
+        scalars.append("\"")
+        return String(scalars)
     }
 
     /// Whether FTS5's unicode61 tokenizer finds any token in `word` (letters, digits, private use).

@@ -13,7 +13,7 @@ struct XKCDSearch: AsyncParsableCommand {
             Explanations: the explain xkcd wiki, https://www.explainxkcd.com, CC BY-SA 3.0.
             """,
         version: "0.1.0",
-        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Fav.self, About.self]
+        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Fav.self, About.self, Repl.self]
     )
 }
 
@@ -36,7 +36,20 @@ struct GlobalOptions: ParsableArguments {
         return logger
     }
 
-    func openDatabase() throws -> ComicDatabase {
-        try ComicDatabase.open(at: paths.databaseFile.path)
+    /// Opens the index; only `index` may create it, every other command needs one.
+    func openDatabase(creating: Bool = false) throws -> ComicDatabase {
+        let path = paths.databaseFile.path
+        guard creating || FileManager.default.fileExists(atPath: path) else {
+            throw MissingIndex(path: path)
+        }
+        return try ComicDatabase.open(at: path)
+    }
+}
+
+/// Raised by every command but `index` when there is no index yet.
+struct MissingIndex: Error, CustomStringConvertible {
+    var path: String
+    var description: String {
+        "there is no index at \(path): build one with 'xkcd-search index' (or 'make demo' from the source tree)"
     }
 }

@@ -112,10 +112,10 @@ struct IndexingCommandTests {
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("missing/index.sqlite").path
             let result = try await cli.run(["search", "bobby", "--db", db], timeout: .seconds(20))
-            withKnownIssue("search creates an empty index instead of saying there is none") {
-                #expect(result.status != 0, "\(result)")
-                #expect(result.stderrLines.count == 1, "\(result)")
-            }
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderrLines.count == 1, "\(result)")
+            #expect(result.stderr.contains(db), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: db), "search must not create an index")
             #expect(result.signal == nil, "\(result)")
             #expect(!result.stderr.contains("SQLite error"), "\(result)")
             #expect(!result.stderr.contains("Fatal error"), "\(result)")

@@ -30,3 +30,13 @@ struct HTMLTextTests {
         #expect(HTMLText.decodingEntities("") == "")
     }
 }
+
+@Suite struct HTMLTitleTests {
+    @Test func markupInATitleIsDroppedAndEntitiesDecoded() {
+        #expect(HTMLText.plainText("<span style=\"color: #0000ED\">House</span> of Pancakes") == "House of Pancakes")
+        #expect(HTMLText.plainText("Clich&eacute;d <b>Exchanges</b>") == "Clichéd Exchanges")
+        #expect(HTMLText.plainText("a < b and c > d") == "a < b and c > d")
+        #expect(HTMLText.plainText("Exploits of a Mom") == "Exploits of a Mom")
+    }
+}
+

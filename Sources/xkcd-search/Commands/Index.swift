@@ -52,7 +52,7 @@ extension XKCDSearch {
 
         func run() async throws {
             let logger = global.makeLogger()
-            let database = try global.openDatabase()
+            let database = try global.openDatabase(creating: true)
             let cache = RawCache(directory: global.paths.cacheDirectory.appendingPathComponent("raw"))
             let source: any ComicSource
             var mode = Indexer.Mode.incremental

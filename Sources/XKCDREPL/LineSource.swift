@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one read from a ``LineSource`` produced.
+public enum LineInput: Sendable, Equatable {
+    case line(String)
+    /// Ctrl-C at the prompt: the line was thrown away.
+    case interrupted
+    /// Ctrl-D on an empty line, or the end of standard input.
+    case end
+}
+
+/// Where the session's lines come from: the line editor on a terminal, standard input otherwise,
+/// or a script in tests.
+public protocol LineSource: AnyObject {
+    func readLine(prompt: String) -> LineInput
+}
+
+/// Where the session writes.
+public protocol OutputSink: AnyObject {
+    func write(_ text: String)
+    func writeError(_ text: String)
+    /// Pushes out whatever commands printed, before the next prompt.
+    func flush()
+}
+
+/// Standard input read a line at a time, with no prompt and no escape sequences.
+public final class StandardInputLineSource: LineSource {
+    public init() {}
+
+    public func readLine(prompt: String) -> LineInput {
+        guard let line = Swift.readLine(strippingNewline: true) else { return .end }
+        return .line(line.hasSuffix("\r") ? String(line.dropLast()) : line)
+    }
+}
+
+/// Standard output and standard error, through the same C streams that `print` uses, so that
+/// what the REPL and the commands write stays in order.
+public final class StandardOutputSink: OutputSink {
+    public init() {}
+
+    public func write(_ text: String) {
+        print(text, terminator: "")
+        fflush(nil)
+    }
+
+    public func writeError(_ text: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    public func flush() {
+        fflush(nil)
+    }
+}
+
+/// Tells the session that the user pressed Ctrl-C while a command ran.
+public protocol InterruptSource: Sendable {
+    /// True once per Ctrl-C.
+    func takeInterrupt() -> Bool
+}
+
+/// A script with no Ctrl-C.
+public struct NoInterrupts: InterruptSource {
+    public init() {}
+    public func takeInterrupt() -> Bool { false }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Synchronization
+import XKCDKit
+
+/// The read-eval-print loop: reads lines, turns shortcuts into commands, runs them and pages
+/// searches.
+///
+/// Shortcuts come first: a number shows that comic; `n`, `p`, `r`, `l`, `e` stand for `next`,
+/// `prev`, `random`, `latest`, `explain`; `more` (or Enter after a page of results) shows the
+/// next page; `fav`, `tag NAME`, `untag NAME` act on the current comic; `:help` and `:quit`.
+/// A line that starts with a command goes to the command line's parser; anything else is a
+/// query. A failing line prints one error line and the session goes on.
+///
+/// ```swift
+/// let session = Session(host: host, library: library, input: StandardInputLineSource(), output: StandardOutputSink())
+/// let summary = await session.run()
+/// if summary.failures > 0 { throw ExitCode.failure }
+/// ```
+public struct Session {
+    /// How a session ended.
+    public struct Summary: Sendable, Equatable {
+        /// Lines that failed.
+        public var failures: Int
+    }
+
+    /// What the session remembers between lines; the current comic lives in the database.
+    struct State {
+        var lastSearch: SearchRequest?
+        var lastResults: SearchResults?
+        /// Enter on an empty line pages: true right after a page of results that has a next one.
+        var entersPage = false
+    }
+
+    enum Outcome {
+        case done
+        case quit
+        case interrupted
+    }
+
+    public static let prompt = "xkcd> "
+    static let nextPageHint = "more (or Enter)"
+    static let aliases = ["n": "next", "p": "prev", "r": "random", "l": "latest", "e": "explain"]
+
+    let host: CommandHost
+    let library: Library
+    let input: any LineSource
+    let output: any OutputSink
+    let interrupts: any InterruptSource
+
+    public init(
+        host: CommandHost, library: Library, input: any LineSource, output: any OutputSink,
+        interrupts: any InterruptSource = NoInterrupts()
+    ) {
+        self.host = host
+        self.library = library
+        self.input = input
+        self.output = output
+        self.interrupts = interrupts
+    }
+
+    /// Reads and runs lines until `:quit` or the end of the input.
+    public func run() async -> Summary {
+        var state = State()
+        var failures = 0
+        while true {
+            output.flush()
+            _ = interrupts.takeInterrupt()
+            switch input.readLine(prompt: Self.prompt) {
+            case .end:
+                return Summary(failures: failures)
+            case .interrupted:
+                state.entersPage = false
+            case .line(let line):
+                do {
+                    switch try await execute(line, state: &state) {
+                    case .done: break
+                    case .quit: return Summary(failures: failures)
+                    case .interrupted: output.write("^C\n")
+                    }
+                } catch {
+                    failures += 1
+                    if let message = Self.message(for: error, host: host) {
+                        output.writeError("error: \(message)\n")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs one line.
+    func execute(_ line: String, state: inout State) async throws -> Outcome {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.isEmpty {
+            return state.entersPage ? try await more(&state) : .done
+        }
+        state.entersPage = false
+        let head = String(trimmed.prefix { $0 != " " && $0 != "\t" })
+        let word = head.lowercased()
+        switch word {
+        case ":help", ":h", ":?":
+            output.write(help)
+            return .done
+        case ":quit", ":q", ":exit":
+            return .quit
+        case "more":
+            guard trimmed == head else { break }
+            return try await more(&state)
+        default: break
+        }
+        let isCommand = word == "help" || host.root.subcommand(named: word) != nil
+        let isShortcut = Self.aliases[word] != nil || ["tag", "untag"].contains(word)
+        let isNumber = (try? ComicReference(parsing: head)).map { if case .number = $0 { true } else { false } } ?? false
+        guard isCommand || isShortcut || isNumber else {
+            return try await search(SearchRequest(text: trimmed, render: host.renderSearch), state: &state)
+        }
+        let arguments = try expand(try ArgumentTokenizer.split(trimmed))
+        if arguments.first?.lowercased() == "repl" { throw REPLError.alreadyInREPL }
+        switch try host.parse(arguments) {
+        case .search(let request):
+            return try await search(request, state: &state)
+        case .output(let text):
+            output.write(text.hasSuffix("\n") ? text : text + "\n")
+            return .done
+        case .run(let body):
+            return try await interruptibly(body) == nil ? .interrupted : .done
+        }
+    }
+
+    /// Turns the shortcuts in a line's words into the command line's words.
+    func expand(_ words: [String]) throws -> [String] {
+        guard let head = words.first?.lowercased() else { return words }
+        let rest = Array(words.dropFirst())
+        if let command = Self.aliases[head] { return [command] + rest }
+        if (try? ComicReference(parsing: head)) != nil, host.root.subcommand(named: head) == nil {
+            return ["show"] + words
+        }
+        switch head {
+        case "tag", "untag":
+            return try onCurrentComic(["fav", head], rest)
+        case "fav":
+            guard let sub = rest.first?.lowercased() else { return ["fav", "add", try currentComic()] }
+            if ["add", "tag", "untag", "remove", "rm"].contains(sub) {
+                return try onCurrentComic(["fav", sub], Array(rest.dropFirst()))
+            }
+            return words
+        default:
+            return words
+        }
+    }
+
+    /// `command` followed by the comic in `arguments`, or by the current comic when the first
+    /// argument is not a comic.
+    private func onCurrentComic(_ command: [String], _ arguments: [String]) throws -> [String] {
+        if let first = arguments.first, (try? ComicReference(parsing: first)) != nil { return command + arguments }
+        return command + [try currentComic()] + arguments
+    }
+
+    private func currentComic() throws -> String {
+        guard let id = try library.currentComicID() else { throw REPLError.noCurrentComic }
+        return String(id)
+    }
+
+    // MARK: Searching
+
+    private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
+        let engine = SearchEngine(database: library.database)
+        let search = { @Sendable in try engine.search(request.text, limit: request.limit, page: request.page) }
+        guard let results = try await interruptibly(search) else { return .interrupted }
+        output.write(request.render(results, Self.nextPageHint))
+        state.lastSearch = request
+        state.lastResults = results
+        state.entersPage = results.hasNextPage
+        return .done
+    }
+
+    private func more(_ state: inout State) async throws -> Outcome {
+        guard var request = state.lastSearch, let results = state.lastResults else { throw REPLError.noSearchToContinue }
+        guard results.hasNextPage else {
+            output.write("no more results (\(results.total) in all)\n")
+            return .done
+        }
+        request.page = results.page + 1
+        return try await search(request, state: &state)
+    }
+
+    /// Runs `work` on another task while watching for Ctrl-C.
+    ///
+    /// - Returns: the result, or nil after Ctrl-C: the task is cancelled and its result, when
+    ///   it comes, is dropped (a search in SQLite cannot stop halfway, so it finishes unseen).
+    private func interruptibly<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let finished = Finished()
+        let task = Task.detached {
+            defer { finished.flag.store(true, ordering: .releasing) }
+            return try await work()
+        }
+        while !finished.flag.load(ordering: .acquiring) {
+            if interrupts.takeInterrupt() {
+                task.cancel()
+                return nil
+            }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return try await task.value
+    }
+
+    private final class Finished: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
+
+    // MARK: Text
+
+    static func message(for error: any Error, host: CommandHost) -> String? {
+        if let error = error as? REPLError { return error.description }
+        guard let message = host.describe(error) else { return nil }
+        let line = message.split(separator: "\n").first.map(String.init) ?? ""
+        return line.isEmpty ? nil : line
+    }
+
+    var help: String {
+        let commands = host.root.subcommands.map(\.name).joined(separator: ", ")
+        return """
+            Type a query to search, or a command as on the command line, without 'xkcd-search'.
+              bobby tables         search (the query syntax: 'help search')
+              more, or Enter       the next page of the last search
+              327, #327            show that comic; it becomes the current comic
+              n, p                 next, prev: the comic after, before the current one
+              r, l                 random, latest
+              e                    explain the current comic
+              fav                  add the current comic to the favourites
+              tag NAME…            tag the current comic (untag NAME… removes tags)
+              fav add 327 sql      every command works: \(commands)
+              help COMMAND         a command's options
+              :help, :quit         this help; leave (Ctrl-D does too)
+            Keys: Tab completes, Up and Down recall history, Ctrl-R searches it, Ctrl-C cancels.
+
+            """
+    }
+}

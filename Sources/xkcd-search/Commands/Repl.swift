@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+import XKCDREPL
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension XKCDSearch {
+    struct Repl: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Search and browse at a prompt, with history and Tab completion.",
+            discussion: """
+                Every command works with the same words, without 'xkcd-search'. A bare query \
+                searches; a number shows that comic; n, p, r, l and e stand for next, prev, random, \
+                latest and explain; more (or Enter) shows the next page of results; fav, tag NAME and \
+                untag NAME act on the comic shown last; :help and :quit. History is kept in \
+                $XDG_STATE_HOME/xkcd-search/history. When standard input is not a terminal, it reads \
+                one command per line, with no prompt, and exits non-zero if any failed.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() async throws {
+            let library = Library(database: try global.openDatabase())
+            let host = REPLHost(global: global).makeCommandHost()
+            let isInteractive = isatty(STDIN_FILENO) == 1
+            let input: any LineSource = isInteractive
+                ? LineEditor(
+                    historyFile: global.paths.stateDirectory.appendingPathComponent("history"),
+                    completer: Completer(root: host.root, library: library))
+                : StandardInputLineSource()
+            let interrupts: any InterruptSource = isInteractive ? SignalInterrupts.install() : NoInterrupts()
+            let session = Session(
+                host: host, library: library, input: input, output: StandardOutputSink(), interrupts: interrupts)
+            let summary = await session.run()
+            if isInteractive {
+                print()  // after the ^D
+            } else if summary.failures > 0 {
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// A bare `xkcd-search` opens the REPL when standard input and output are a terminal, and
+    /// prints the help otherwise.
+    mutating func run() async throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CleanExit.helpRequest(self) }
+        try await Repl.parse([]).run()
+    }
+}

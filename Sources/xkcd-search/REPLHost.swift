@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+import XKCDREPL
+
+/// Commands that take the global options, so the REPL can hand them its `--db` and `--verbose`.
+protocol CarriesGlobalOptions: ParsableCommand {
+    var global: GlobalOptions { get set }
+}
+
+extension XKCDSearch.Index: CarriesGlobalOptions {}
+extension XKCDSearch.Search: CarriesGlobalOptions {}
+extension XKCDSearch.Stats: CarriesGlobalOptions {}
+extension XKCDSearch.Show: CarriesGlobalOptions {}
+extension XKCDSearch.Explain: CarriesGlobalOptions {}
+extension XKCDSearch.Next: CarriesGlobalOptions {}
+extension XKCDSearch.Prev: CarriesGlobalOptions {}
+extension XKCDSearch.Latest: CarriesGlobalOptions {}
+extension XKCDSearch.Random: CarriesGlobalOptions {}
+extension XKCDSearch.Link: CarriesGlobalOptions {}
+extension XKCDSearch.Open: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Add: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Remove: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Tag: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Untag: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.List: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Tags: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Export: CarriesGlobalOptions {}
+extension XKCDSearch.Fav.Import: CarriesGlobalOptions {}
+extension XKCDSearch.Repl: CarriesGlobalOptions {}
+
+/// The command line as the REPL sees it: the same parser, the same output.
+struct REPLHost {
+    var global: GlobalOptions
+
+    func makeCommandHost() -> CommandHost {
+        let database = global.db
+        let isVerbose = global.verbose
+        return CommandHost(
+            root: Self.commandTree,
+            parse: { arguments in
+                do {
+                    var command = try XKCDSearch.parseAsRoot(arguments)
+                    if var carrier = command as? any CarriesGlobalOptions {
+                        if carrier.global.db == nil { carrier.global.db = database }
+                        if isVerbose { carrier.global.verbose = true }
+                        command = carrier
+                    }
+                    if let search = command as? XKCDSearch.Search, !search.json {
+                        let usesColor = search.output.usesColor
+                        return .search(SearchRequest(
+                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page
+                        ) { results, hint in
+                            SearchOutput.text(results, color: usesColor, width: Terminal.width ?? 100, command: hint)
+                        })
+                    }
+                    let parsed = ParsedCommand(command: command)
+                    return .run { try await parsed.run() }
+                } catch {
+                    if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
+                    throw REPLError.command(XKCDSearch.message(for: error))
+                }
+            },
+            describe: { error in
+                let message = XKCDSearch.message(for: error)
+                return message.isEmpty ? nil : message
+            },
+            renderSearch: { results, hint in
+                SearchOutput.text(results, color: Terminal.usesColor(.auto), width: Terminal.width ?? 100, command: hint)
+            })
+    }
+
+    /// The commands, subcommands and options, from the parser's own description of them.
+    static let commandTree: CommandSpec = {
+        struct Tool: Decodable { var command: Command }
+        struct Command: Decodable {
+            var commandName: String
+            var aliases: [String]?
+            var subcommands: [Command]?
+            var arguments: [Argument]?
+        }
+        struct Argument: Decodable {
+            struct Name: Decodable { var kind: String; var name: String }
+            var kind: String
+            var shouldDisplay: Bool
+            var names: [Name]?
+        }
+        func spec(_ command: Command) -> CommandSpec {
+            let options = (command.arguments ?? []).filter { $0.kind != "positional" && $0.shouldDisplay }
+                .flatMap { $0.names ?? [] }
+                .map { $0.kind == "long" ? "--\($0.name)" : "-\($0.name)" }
+            return CommandSpec(
+                name: command.commandName, aliases: command.aliases ?? [], options: options + ["--help"],
+                subcommands: (command.subcommands ?? []).map(spec))
+        }
+        guard let tool = try? JSONDecoder().decode(Tool.self, from: Data(XKCDSearch._dumpHelp().utf8)) else {
+            return CommandSpec(name: "xkcd-search")
+        }
+        return spec(tool.command)
+    }()
+}
+
+/// A parsed command on its way to the task that runs it. Unchecked because `ParsableCommand`
+/// is not `Sendable`, but a parsed command is a plain value (strings, numbers, flags) that only
+/// the one running task touches after this.
+private struct ParsedCommand: @unchecked Sendable {
+    var command: any ParsableCommand
+
+    func run() async throws {
+        var command = command
+        do {
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch where XKCDSearch.exitCode(for: error) == .success {
+            print(XKCDSearch.fullMessage(for: error))
+        }
+    }
+}

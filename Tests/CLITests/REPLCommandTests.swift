@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+@Suite("repl through the binary")
+struct REPLCommandTests {
+    @Test func aScriptRunsEveryCommandAndShortcut() async throws {
+        try await withBrowseSandbox { sandbox in
+            let long = "search " + String(repeating: "bobby", count: 20_000)  // a 100 KB line
+            let script = [
+                "search --limit 2 physics", "", "more", "bobby tables", "327", "n", "p", "fav", "tag sql",
+                "untag sql", "tag classic", "fav list", "r", "l", "149", "e", "stats", ":help", "show nope",
+                "nonsense --words 😀 ünïcödé", long, "fav tags", ":quit", "stats",
+            ].joined(separator: "\n") + "\n"
+            let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data(script.utf8))
+            #expect(result.status == 1, "a line failed, so the status is non-zero: \(result)")
+            let out = result.stdout
+            #expect(!out.contains("xkcd> "), "no prompt when standard input is not a terminal")
+            #expect(!out.contains("\u{1B}"), "no escape sequences")
+            // Searching and paging, with the REPL's next-page hint.
+            #expect(out.contains("1-2 of 7 results · next page: more (or Enter)"), "\(result)")
+            #expect(out.contains("3-4 of 7 results"))
+            #expect(out.contains("5-6 of 7 results"))
+            #expect(out.contains("#327  Exploits of a Mom  (2007-10-10)\n    …"))
+            // A bare number, n and p.
+            #expect(out.contains("#327  Exploits of a Mom  (2007-10-10)\n\nTitle text"))
+            #expect(out.contains("#472  House of Pancakes  (2008-09-05)\n\nTitle text"))
+            // fav, tag and untag on the current comic (#327 after n, p).
+            #expect(out.contains("added #327 Exploits of a Mom to the favourites\n"))
+            #expect(out.contains("tagged sql\nuntagged sql\ntagged classic\n#327  Exploits of a Mom  (2007-10-10)  [classic]\n"))
+            #expect(out.contains("#3282  Trick Play  (2026-08-07)\n\nTitle text"))
+            // e explains the current comic (#149).
+            #expect(out.contains("#149  Sandwich  (2006-08-28)\n\nExplanation"))
+            #expect(out.contains("comics:        32 (latest #3282)"))
+            #expect(out.contains("more, or Enter"))
+            #expect(out.hasSuffix("classic  1\n"), "fav tags ran, and nothing after :quit")
+            // One line per failure, and the session went on.
+            #expect(result.stderrLines == [
+                "error: 'nope' is not a comic number (try 327, #327, latest or random)",
+                "error: the query is too long (100000 characters; the limit is 4096 bytes)",
+            ], "\(result)")
+            // The same output as the command line.
+            let stats = try await sandbox.run("stats")
+            #expect(out.contains(stats.stdout))
+        }
+    }
+
+    @Test func aCleanScriptExitsZero() async throws {
+        try await withBrowseSandbox { sandbox in
+            let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data("327\nfav list\n".utf8))
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout.hasSuffix("no favourites yet\n"))
+            let bare = try await sandbox.cli.run(["--help"])
+            #expect(bare.stdout.contains("repl"))
+            // Without a terminal a bare xkcd-search prints the help, as before.
+            let help = try await sandbox.cli.run([])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("USAGE: xkcd-search <subcommand>"))
+        }
+    }
+
+    /// Types keys at the line editor in a real pseudo-terminal. Swift has no pty helper, so the
+    /// test hands a short pexpect script to python3: it spawns the binary under a pty, sends
+    /// keys and waits for what the screen shows; the test checks its report and exit status.
+    @Test(.enabled(if: REPLCommandTests.hasPexpect)) func theLineEditorInAPseudoTerminal() async throws {
+        try await withBrowseSandbox { sandbox in
+            let state = sandbox.directory.appendingPathComponent("state")
+            let script = #"""
+                import os, sys, time, pexpect
+                binary, db, state = sys.argv[1:4]
+                env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
+                p = pexpect.spawn(binary, ["repl", "--db", db], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+                p.expect_exact("xkcd> ")
+                p.send("sta\t")                        # completes to "stats "
+                p.expect_exact("ts ")
+                p.send("\r"); p.expect_exact("comics:        32"); p.expect_exact("xkcd> ")
+                p.send("show 32\t")                    # not a word to complete: nothing
+                p.send("7\r"); p.expect_exact("Exploits of a Mom"); p.expect_exact("xkcd> ")
+                p.send("search bobb\t")                # an indexed word
+                p.expect_exact("y"); p.send("\r"); p.expect_exact("result"); p.expect_exact("xkcd> ")
+                p.send("\x1b[A")                       # Up recalls "search bobby "
+                p.expect_exact("search bobby"); p.send("\r"); p.expect_exact("result"); p.expect_exact("xkcd> ")
+                p.send("\x1b[A\x1b[A\r")               # two up: "show 327"
+                p.expect_exact("Exploits of a Mom"); p.expect_exact("xkcd> ")
+                p.send("bobby tab"); p.expect_exact("tab")
+                p.sendintr()                           # Ctrl-C drops the line
+                p.expect_exact("^C"); p.expect_exact("xkcd> ")
+                p.send("\x12sta")                      # Ctrl-R finds "stats"
+                p.expect_exact("tats"); time.sleep(0.3)
+                p.send("\r"); p.expect_exact("comics:        32"); p.expect_exact("xkcd> ")
+                p.send("ünïcödé 😀\r"); p.expect_exact("xkcd> ")
+                p.sendeof()                            # Ctrl-D on an empty line
+                p.expect(pexpect.EOF); p.close()
+                print("exit", p.exitstatus)
+                """#
+            let history = state.appendingPathComponent("xkcd-search/history")
+            let result = try runPython(script, arguments: [sandbox.cli.executable.path, sandbox.db, state.path])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
+            let lines = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
+            // libedit's format: a header, then each line with spaces as \040; the repeated
+            // "search bobby" is kept once; Ctrl-R recalled "stats" without the completion's space.
+            #expect(lines.first == "_HiStOrY_V2_")
+            #expect(lines.dropFirst().map { $0.replacingOccurrences(of: "bobby\\040", with: "bobby") } == [
+                "stats\\040", "show\\040327", "search\\040bobby", "show\\040327", "stats", "ünïcödé\\040😀",
+            ], "the repeated search is kept once: \(lines)")
+        }
+    }
+
+    static let hasPexpect: Bool = (try? runPython("import pexpect", arguments: []).status) == 0
+
+    struct PythonResult { var status: Int32; var output: String }
+
+    static func runPython(_ script: String, arguments: [String]) throws -> PythonResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-pty-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return PythonResult(status: process.terminationStatus, output: String(decoding: try Data(contentsOf: output), as: UTF8.self))
+    }
+
+    func runPython(_ script: String, arguments: [String]) throws -> PythonResult {
+        try Self.runPython(script, arguments: arguments)
+    }
+}

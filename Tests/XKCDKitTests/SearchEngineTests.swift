@@ -1,0 +1,204 @@
+import Foundation
+import Logging
+import Testing
+@testable import XKCDKit
+import XKCDQuery
+import XKCDStore
+import _XKCDTestSupport
+
+/// One index of the real fixture subset (comics 1-10, 149, 221, 259, 327, 472, 802, 936, 2347, …),
+/// built once and shared: the engine only reads it.
+private let sharedFixtureIndex = Task { try await makeFixtureIndex() }
+
+private func makeFixtureIndex() async throws -> ComicDatabase {
+    let database = try ComicDatabase.inMemory()
+    _ = try await Indexer(
+        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
+        logger: Logger(label: "search-tests") { _ in SwiftLogNoOpLogHandler() }
+    ).run()
+    return database
+}
+
+private func ids(_ query: String, limit: Int = 10) async throws -> [Int] {
+    try SearchEngine(database: await sharedFixtureIndex.value).search(query, limit: limit).results.map(\.id)
+}
+
+@Suite("Ranking on the fixture subset")
+struct RankingTests {
+    func engine() async throws -> SearchEngine {
+        SearchEngine(database: try await sharedFixtureIndex.value)
+    }
+
+    @Test(arguments: [
+        ("exploits of a mom", 327), ("Dependency", 2347), ("password strength", 936),
+        ("sandwich", 149), ("house of pancakes", 472), ("online communities 2", 802),
+    ])
+    func exactTitleRanksFirst(_ query: String, _ expected: Int) async throws {
+        #expect(try await ids(query).first == expected)
+    }
+
+    @Test func aNumberShowsThatComicFirstThenTextMentioningIt() async throws {
+        let engine = try await engine()
+        let results = try engine.search("327")
+        #expect(results.results.first?.id == 327)
+        #expect(try await ids("#149").first == 149)
+        // 149 is in no other fixture text, so it is alone.
+        #expect(try await ids("149") == [149])
+    }
+
+    @Test func phrasesMatchOnlyInOrder() async throws {
+        #expect(try await ids("\"little bobby tables\"").contains(327))
+        #expect(try await !ids("\"tables bobby little\"").contains(327))
+    }
+
+    @Test func prefixesExpand() async throws {
+        #expect(try await ids("sandwi*").first == 149)
+        #expect(try await ids("imagemag*") == [2347])
+    }
+
+    @Test func exclusionsRemoveComics() async throws {
+        let withSudo = try await ids("sudo")
+        #expect(withSudo.contains(149))
+        #expect(try await !ids("sudo -sandwich").contains(149))
+        #expect(try await !ids("-sandwich", limit: 100).contains(149))
+        #expect(try await ids("-sandwich", limit: 100).count > 20)
+    }
+
+    @Test func fieldScopes() async throws {
+        #expect(try await ids("title:dependency") == [2347])
+        #expect(try await ids("alt:imagemagick") == [2347])
+        #expect(try await !ids("title:imagemagick").contains(2347))
+    }
+
+    @Test func orMatchesEither() async throws {
+        let both = try await ids("imagemagick OR sudo")
+        #expect(both.contains(2347) && both.contains(149))
+    }
+
+    @Test func numberAndDateFilters() async throws {
+        #expect(try await ids("num:1..5") == [1, 2, 3, 4, 5])
+        let engine = try await engine()
+        let year2007 = try engine.search("year:2007", limit: 100).results
+        #expect(!year2007.isEmpty && year2007.allSatisfy { $0.date.year == 2007 })
+        #expect(year2007.map(\.date) == year2007.map(\.date).sorted())
+        #expect(try await ids("tables num:300..400") == [327])
+        #expect(try await ids("tables before:2007").isEmpty)
+        #expect(try await ids("date:2020-08..2020-08") == [2347])
+        let newest = try engine.search("sort:-date year:2006..2010", limit: 50).results.map(\.date)
+        #expect(newest == newest.sorted(by: >))
+    }
+
+    @Test func favouritesAndTagsFilter() async throws {
+        let database = try await makeFixtureIndex()
+        let library = Library(database: database)
+        _ = try library.addFavourite(.number(327), tags: ["sql"])
+        _ = try library.addFavourite(.number(149), tags: ["unix"])
+        let engine = SearchEngine(database: database)
+        #expect(try Set(engine.search("is:fav").results.map(\.id)) == [149, 327])
+        #expect(try engine.search("tag:sql").results.map(\.id) == [327])
+        #expect(try engine.search("tag:SQL tables").results.map(\.id) == [327])
+        #expect(try engine.search("is:fav -sandwich").results.map(\.id) == [327])
+    }
+
+    @Test func typosAreCorrectedWhenTheWordExistsNowhere() async throws {
+        let engine = try await engine()
+        let results = try engine.search("sandwhich")
+        #expect(results.corrected == "sandwich")
+        #expect(results.results.first?.id == 149)
+        let suggestion = try engine.search("bobby tabels")
+        #expect(suggestion.corrected == "bobby tables")
+        #expect(suggestion.results.first?.id == 327)
+    }
+
+    @Test func aLongDescriptionFallsBackToComicsHoldingSomeOfItsWords() async throws {
+        // No comic holds all of these words; 327 holds most of the rare ones.
+        let engine = try await engine()
+        let results = try engine.search("mom names her son with sql code to wipe the school student records zebra")
+        #expect(results.results.prefix(3).contains { $0.id == 327 })
+        #expect(results.results.contains { $0.isPartialMatch })
+    }
+
+    @Test func snippetsHighlightTheMatchedWords() async throws {
+        let engine = try await engine()
+        let result = try #require(try engine.search("imagemagick").results.first)
+        let open = SearchEngine.highlightMarks.open, close = SearchEngine.highlightMarks.close
+        #expect(result.snippet.contains("\(open)ImageMagick\(close)"))
+    }
+
+    @Test func pagingKeepsTheTotalAndMovesOn() async throws {
+        let engine = try await engine()
+        let first = try engine.search("the", limit: 3, page: 1)
+        let second = try engine.search("the", limit: 3, page: 2)
+        #expect(first.total == second.total && first.total > 6)
+        #expect(Set(first.results.map(\.id)).isDisjoint(with: second.results.map(\.id)))
+        #expect(first.hasNextPage)
+        #expect(try engine.search("the", limit: 3, page: 1000).results.isEmpty)
+    }
+
+    @Test func nothingSearchableFindsNothing() async throws {
+        let engine = try await engine()
+        #expect(try engine.search("🎉").total == 0)
+        #expect(try engine.search("").total == 0)
+        #expect(try engine.search("   ").total == 0)
+    }
+
+    @Test(arguments: ["\"unclosed", "(a b", "num:9..3", "date:2010-13", "year:2010..2009"])
+    func malformedQueriesAreQueryErrors(_ query: String) async throws {
+        let engine = try await engine()
+        #expect(throws: QueryError.self) { try engine.search(query) }
+    }
+}
+
+@Suite("Hostile input through the whole search path")
+struct HostileSearchTests {
+    /// 10,000 random strings from an alphabet of FTS5 and query syntax, SQL, control
+    /// characters, invalid UTF-8 and emoji: each gives results or a clean one-line error.
+    @Test func randomStringsNeverCrash() async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        var generator = SplitMix64(seed: 0x5EED)
+        let pieces = [
+            "\"", "'", "(", ")", "*", "^", ":", "-", "#", "..", " OR ", " AND ", " NOT ", "NEAR(", "NEAR/3", "{", "}",
+            "title:", "alt:", "num:", "year:", "date:", "before:", "after:", "is:fav", "tag:", "sort:", "rowid",
+            "'; DROP TABLE comic;--", "\" OR 1=1 --", "SELECT * FROM comicSearch", "\0", "\u{1B}[31m", "\u{7F}",
+            "\r\n", "\t", "🎉", "👩‍💻", "é", "\u{301}", "\u{202E}", "bobby", "tables", "327", "2010", "c++", "AT&T", "50%",
+        ]
+        for _ in 0..<10_000 {
+            var query = ""
+            for _ in 0..<Int(generator.next() % 8) {
+                if generator.next() % 10 == 0 {
+                    let bytes = (0..<Int(generator.next() % 6)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+                    query += String(decoding: bytes, as: UTF8.self)
+                } else {
+                    query += pieces[Int(generator.next() % UInt64(pieces.count))]
+                }
+            }
+            do {
+                let results = try engine.search(query, limit: 5)
+                #expect(results.results.count <= 5)
+            } catch let error as QueryError {
+                #expect(!error.description.contains("\n"))
+            } catch {
+                Issue.record("\(error) for \(query.unicodeScalars.map { String($0.value, radix: 16) })")
+            }
+        }
+    }
+
+    @Test func aOneMegabyteQueryIsACleanError() async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        let huge = String(repeating: "bobby tables ", count: 80_000)
+        #expect(throws: SearchError.self) { try engine.search(huge) }
+    }
+}
+
+/// A small seeded generator, so that a failing input can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+import XKCDKit
+@testable import XKCDREPL
+
+@Suite("argument tokenizer")
+struct ArgumentTokenizerTests {
+    @Test(arguments: [
+        ("fav add 327 sql", ["fav", "add", "327", "sql"]),
+        ("  search   bobby\ttables  ", ["search", "bobby", "tables"]),
+        (#"fav add 327 "two words" 'single quoted'"#, ["fav", "add", "327", "two words", "single quoted"]),
+        (#"say it\'s "a \"b\" c" '\n'"#, ["say", "it's", #"a "b" c"#, #"\n"#]),
+        ("search '' x", ["search", "", "x"]),
+        (#"a"b"'c'd"#, ["abcd"]),
+        ("", []),
+        ("search 😀 ünïcödé", ["search", "😀", "ünïcödé"]),
+    ])
+    func splitsLikeAShell(line: String, expected: [String]) throws {
+        #expect(try ArgumentTokenizer.split(line) == expected)
+    }
+
+    @Test func anUnclosedQuoteIsAnError() {
+        #expect(throws: REPLError.unclosedQuote("\"")) { try ArgumentTokenizer.split(#"search "bobby"#) }
+        #expect(throws: REPLError.unclosedQuote("'")) { try ArgumentTokenizer.split("search 'bobby") }
+        #expect(REPLError.unclosedQuote("'").description == "unclosed ' quote")
+    }
+}
+
+@Suite("completion")
+struct CompleterTests {
+    @Test func completesCommandsSubcommandsAndOptions() async throws {
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        #expect(completer.completions(for: "sta", cursor: 3) == ["stats"])
+        #expect(completer.completions(for: "se", cursor: 2) == ["search"])
+        #expect(completer.completions(for: ":q", cursor: 2) == [":quit"])
+        #expect(completer.completions(for: "fav ta", cursor: 6) == ["tag", "tags"])
+        #expect(completer.completions(for: "fav r", cursor: 5) == ["remove", "rm"])
+        #expect(completer.completions(for: "search bobby --li", cursor: 17) == ["--limit"])
+        #expect(completer.completions(for: "show 327 --", cursor: 11) == ["--explain", "--json"])
+        // Only the word before the cursor counts.
+        #expect(completer.completions(for: "sta and more", cursor: 3) == ["stats"])
+    }
+
+    @Test func completesFieldAndFilterNames() async throws {
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        #expect(completer.completions(for: "search tit", cursor: 10).first == "title:")
+        #expect(completer.completions(for: "search ye", cursor: 9).first == "year:")
+        #expect(completer.completions(for: "bobby -tit", cursor: 10).first == "-title:")
+        #expect(completer.completions(for: "search is:", cursor: 10) == ["is:fav"])
+        #expect(completer.completions(for: "search sort:-", cursor: 13) == ["sort:-date", "sort:-num"])
+    }
+
+    @Test func completesTagNames() async throws {
+        let library = try await FixtureLibrary.make()
+        _ = try library.addFavourite(.number(327), tags: ["sql", "security"])
+        _ = try library.addFavourite(.number(149), tags: ["sudo"])
+        let completer = Completer(root: RecordingHost.root, library: library)
+        #expect(completer.completions(for: "search tag:s", cursor: 12) == ["tag:security", "tag:sql", "tag:sudo"])
+        #expect(completer.completions(for: "bobby tag:sq", cursor: 12) == ["tag:sql"])
+        #expect(completer.completions(for: "fav tag 327 su", cursor: 14) == ["sudo"])
+        #expect(completer.completions(for: "fav untag 327 ", cursor: 14) == ["security", "sql", "sudo"])
+        #expect(completer.completions(for: "tag s", cursor: 5) == ["security", "sql", "sudo"])
+        #expect(completer.completions(for: "fav list --tag sq", cursor: 17) == ["sql"])
+    }
+
+    @Test func completesIndexedWordsMostFrequentFirst() async throws {
+        let library = try await FixtureLibrary.make()
+        let completer = Completer(root: RecordingHost.root, library: library)
+        let words = completer.completions(for: "search tabl", cursor: 11)
+        #expect(words == (try library.database.commonWords(startingWith: "tabl", limit: 30)))
+        #expect(words.contains("table"))
+        #expect(words.allSatisfy { $0.hasPrefix("tabl") })
+        // A first word that starts no command is a query word.
+        #expect(completer.completions(for: "bobb", cursor: 4).contains("bobby"))
+        #expect(completer.completions(for: "title:bobb", cursor: 10).contains("title:bobby"))
+        #expect(completer.completions(for: "search zzzzq", cursor: 12).isEmpty)
+    }
+
+    @Test func countsTheCursorInUnicodeScalars() async throws {
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        #expect(completer.completions(for: "😀 ye", cursor: 4).first == "year:")
+        #expect(completer.completions(for: "search ünï 😀 ye", cursor: 16).first == "year:")
+    }
+}
+
+@Suite("scripted sessions")
+struct SessionTests {
+    struct Run {
+        var summary: Session.Summary
+        var transcript: Transcript
+        var calls: [[String]]
+    }
+
+    func run(_ lines: [String], library: Library? = nil, interrupts: any InterruptSource = NoInterrupts()) async throws -> Run {
+        let library = if let library { library } else { try await FixtureLibrary.make() }
+        let recorder = RecordingHost()
+        let transcript = Transcript()
+        let session = Session(
+            host: recorder.makeHost(output: transcript), library: library, input: ScriptedLines(lines),
+            output: transcript, interrupts: interrupts)
+        let summary = await session.run()
+        return Run(summary: summary, transcript: transcript, calls: recorder.recorded)
+    }
+
+    @Test func shortcutsBecomeCommands() async throws {
+        let library = try await FixtureLibrary.make()
+        _ = try library.show(.number(327))
+        let result = try await run(
+            ["327", "#149 --json", "n", "p --json", "r", "l", "e", "next", "fav", "tag sql", "untag sql", "tag 149 x",
+             "fav add", "fav add sql", "fav remove", "fav list", "stats", "show --help"],
+            library: library)
+        #expect(result.calls == [
+            ["show", "327"], ["show", "#149", "--json"], ["next"], ["prev", "--json"], ["random"], ["latest"],
+            ["explain"], ["next"], ["fav", "add", "327"], ["fav", "tag", "327", "sql"], ["fav", "untag", "327", "sql"],
+            ["fav", "tag", "149", "x"], ["fav", "add", "327"], ["fav", "add", "327", "sql"], ["fav", "remove", "327"],
+            ["fav", "list"], ["stats"], ["show", "--help"],
+        ])
+        #expect(result.summary.failures == 0)
+        #expect(result.transcript.output.contains("ran show 327\n"))
+        #expect(result.transcript.output.hasSuffix("USAGE: xkcd-search show\n"))
+    }
+
+    @Test func shortcutsOnTheCurrentComicNeedOne() async throws {
+        let result = try await run(["fav", "tag sql", "untag sql"])
+        #expect(result.calls.isEmpty)
+        #expect(result.summary.failures == 3)
+        #expect(result.transcript.errors.split(separator: "\n").allSatisfy { $0 == "error: \(REPLError.noCurrentComic)" })
+    }
+
+    @Test func aBareQuerySearchesAndMoreOrEnterPages() async throws {
+        let result = try await run(["search --limit 2 physics", "", "more", "", "more", "bobby tables", "", "more"])
+        let pages = result.transcript.output.split(separator: "\n").map(String.init)
+        #expect(pages.count == 7, "\(result.transcript.output)")
+        #expect(pages[0].hasPrefix("page 1: ") && pages[0].hasSuffix("next page: more (or Enter)"))
+        #expect(pages[1].hasPrefix("page 2: "))
+        #expect(pages[2].hasPrefix("page 3: "))
+        #expect(pages[3].hasPrefix("page 4: ") && !pages[3].contains("next page"))
+        // After the last page Enter does nothing and `more` says so.
+        #expect(pages[4].hasPrefix("no more results (7 in all)"))
+        #expect(pages[5].hasPrefix("page 1: #327"))
+        #expect(pages[6].hasPrefix("no more results"))
+        #expect(result.summary.failures == 0)
+        #expect(Set(pages[0...3].flatMap { $0.split(separator: " ").filter { $0.hasPrefix("#") } }).count == 7)
+    }
+
+    @Test func moreBeforeAnySearchIsAnError() async throws {
+        let result = try await run(["more", "", ""])
+        #expect(result.summary.failures == 1)
+        #expect(result.transcript.errors == "error: no search to continue; type a query first\n")
+    }
+
+    @Test func badLinesPrintOneErrorAndTheSessionGoesOn() async throws {
+        let long = "search " + String(repeating: "ünïcödé 😀 ", count: 10_000)
+        let result = try await run(["stats --bad", #"fav add "327"#, "show fail", "title:\"unclosed", long, "😀", "stats"])
+        #expect(result.summary.failures == 5, "\(result.transcript.errors)")
+        let errors = result.transcript.errors.split(separator: "\n").map(String.init)
+        #expect(errors == [
+            "error: unknown option '--bad'", "error: unclosed \" quote", "error: \(LibraryError.emptyIndex)",
+            "error: unclosed quote starting at column 7",
+            "error: the query is too long (99999 characters; the limit is 4096 bytes)",
+        ])
+        #expect(result.transcript.output.hasSuffix("ran stats\n"))
+        #expect(result.calls.last == ["stats"])
+    }
+
+    @Test func quitEndsTheSession() async throws {
+        let result = try await run([":help", ":quit", "stats"])
+        #expect(result.transcript.output.contains("more, or Enter"))
+        #expect(result.calls.isEmpty)
+    }
+
+    @Test func ctrlCDuringASearchReturnsToThePrompt() async throws {
+        let result = try await run(["bobby tables", "stats"], interrupts: InterruptOnSecondLook())
+        #expect(result.transcript.output.hasPrefix("^C\n"), "\(result.transcript.output)")
+        #expect(result.transcript.output.hasSuffix("ran stats\n"))
+        #expect(result.summary.failures == 0)
+    }
+
+    @Test func ctrlCAtThePromptDropsTheLine() async throws {
+        let recorder = RecordingHost()
+        let transcript = Transcript()
+        let session = Session(
+            host: recorder.makeHost(output: transcript), library: try await FixtureLibrary.make(),
+            input: ScriptedLines(inputs: [.interrupted, .line("stats"), .end, .line("never")]), output: transcript)
+        #expect(await session.run().failures == 0)
+        #expect(recorder.recorded == [["stats"]])
+    }
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Whole-process time of `xkcd-search search …` against the sqlite3 CLI running the equivalent raw
+# FTS5 bm25 query on the same index file, side by side, plus the peak RSS of one search process.
+#
+# usage: scripts/compare-sqlite3.sh [index.sqlite]
+#   default index: ~/.local/share/xkcd-search/index.sqlite (built by `make demo`)
+#   XKCD_SEARCH_BIN  the binary to time (default: .build/release/xkcd-search of this checkout)
+#   RUNS             runs per command (default: 50)
+#   HYPERFINE=0      time with the date loop even when hyperfine is installed
+#
+# Needs sqlite3 and GNU time (/usr/bin/time, Debian package `time`); uses hyperfine when installed,
+# else a loop over `date +%s%N` and the median.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+db=${1:-$HOME/.local/share/xkcd-search/index.sqlite}
+bin=${XKCD_SEARCH_BIN:-$root/.build/release/xkcd-search}
+runs=${RUNS:-50}
+use_hyperfine=0
+[ "${HYPERFINE:-1}" != 0 ] && command -v hyperfine >/dev/null && use_hyperfine=1
+
+die() { echo "error: $*" >&2; exit 1; }
+[ -x "$bin" ] || die "no executable at $bin (run \`make build\` or set XKCD_SEARCH_BIN)"
+[ -f "$db" ] || die "no index at $db (run \`make demo\` or pass the index file)"
+command -v sqlite3 >/dev/null || die "sqlite3 is not installed (Debian package sqlite3)"
+[ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian package time)"
+
+# label | CLI query | FTS5 MATCH expression
+queries=(
+  '2 words|nebraska dependency|"nebraska" "dependency"'
+  '5 words|correct horse battery staple password|"correct" "horse" "battery" "staple" "password"'
+  'phrase|"little bobby tables"|"little bobby tables"'
+)
+
+sql_for() {
+  local match=${1//\'/\'\'}
+  echo "SELECT c.id, c.title, c.date FROM comicSearch s JOIN comic c ON c.id = s.rowid" \
+    "WHERE comicSearch MATCH '$match' ORDER BY bm25(comicSearch, 10, 5, 2, 1) LIMIT 10;"
+}
+
+# Median wall-clock milliseconds of a command run $runs times (after one warm-up run).
+median_ms() {
+  if [ "$use_hyperfine" = 1 ]; then
+    local json
+    json=$(mktemp)
+    hyperfine --shell=none --warmup 3 --runs "$runs" --style none --export-json "$json" -- "$1" >/dev/null 2>&1
+    sed -n 's/^ *"median": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n 1 | awk '{ printf "%.2f", $1 * 1000 }'
+    rm -f "$json"
+  else
+    local times=() start end i
+    eval "$1" >/dev/null 2>&1
+    for ((i = 0; i < runs; i++)); do
+      start=$(date +%s%N)
+      eval "$1" >/dev/null 2>&1
+      end=$(date +%s%N)
+      times+=($(((end - start) / 1000)))
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.2f", a[int((NR + 1) / 2)] / 1000 }'
+  fi
+}
+
+quote() { printf '%q' "$1"; }
+
+echo "index:   $db"
+echo "binary:  $bin"
+echo "runs:    $runs each ($([ "$use_hyperfine" = 1 ] && echo hyperfine median || echo 'date loop median')), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+printf '%-8s %-40s %12s %12s %8s\n' "query" "xkcd-search search" "cli ms" "sqlite3 ms" "ratio"
+for entry in "${queries[@]}"; do
+  IFS='|' read -r label query match <<<"$entry"
+  cli="$(quote "$bin") search --db $(quote "$db") --color never $(quote "$query")"
+  raw="sqlite3 -readonly $(quote "$db") $(quote "$(sql_for "$match")")"
+  # Both must work before they are timed.
+  bash -c "$cli" >/dev/null || die "failed: $cli"
+  bash -c "$raw" >/dev/null || die "failed: $raw"
+  cli_ms=$(median_ms "$cli")
+  raw_ms=$(median_ms "$raw")
+  ratio=$(awk -v a="$cli_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
+  printf '%-8s %-40s %12s %12s %8s\n' "$label" "$query" "$cli_ms" "$raw_ms" "$ratio"
+done
+
+echo
+query=${queries[0]#*|}
+query=${query%%|*}
+rss=$(/usr/bin/time -v "$bin" search --db "$db" --color never "$query" 2>&1 >/dev/null |
+  sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p')
+echo "peak RSS of \`xkcd-search search $query\`: $rss KB ($(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }') MB)"
