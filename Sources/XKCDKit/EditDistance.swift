@@ -1,29 +1,34 @@
 /// Spelling distance for typo correction.
 enum EditDistance {
     /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
-    /// transpositions) between two strings, giving up once it must exceed `limit`.
-    static func damerauLevenshtein(_ a: String, _ b: String, limit: Int) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+    /// transpositions) between two byte strings, giving up once it must exceed `limit`.
+    static func damerauLevenshtein(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previousPrevious = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
+        let width = b.count + 1
+        // Three rows in one buffer: two back, one back, current.
+        var rows = [Int](repeating: 0, count: width * 3)
+        for j in 0...b.count { rows[width + j] = j }
+        var twoBack = 0, oneBack = width, current = 2 * width
         for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = current[0]
+            rows[current] = i
+            var rowMinimum = i
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                var value = min(rows[oneBack + j] + 1, rows[current + j - 1] + 1, rows[oneBack + j - 1] + cost)
                 if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    value = min(value, previousPrevious[j - 2] + 1)
+                    value = min(value, rows[twoBack + j - 2] + 1)
                 }
-                current[j] = value
+                rows[current + j] = value
                 rowMinimum = min(rowMinimum, value)
             }
             if rowMinimum > limit { return limit + 1 }
-            (previousPrevious, previous, current) = (previous, current, previousPrevious)
+            (twoBack, oneBack, current) = (oneBack, current, twoBack)
         }
-        return previous[b.count]
+        return rows[oneBack + b.count]
+    }
+
+    static func damerauLevenshtein(_ a: String, _ b: String, limit: Int) -> Int {
+        damerauLevenshtein(Array(a.utf8), Array(b.utf8), limit: limit)
     }
 }

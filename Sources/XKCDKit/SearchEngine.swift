@@ -214,10 +214,11 @@ public struct SearchEngine: Sendable {
             guard typed.count >= 3, typed.allSatisfy({ $0.isASCII && $0.isLetter }) else { continue }
             let allowed = typed.count <= 4 ? 1 : 2
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
+            let typedBytes = Array(typed.utf8)
             var best: (term: String, distance: Int, count: Int)?
             for (term, count) in try database.spellingCandidates(near: typed, slack: allowed)
             where count >= minimumCount && term != typed {
-                let distance = EditDistance.damerauLevenshtein(typed, term, limit: allowed)
+                let distance = EditDistance.damerauLevenshtein(typedBytes, Array(term.utf8), limit: allowed)
                 guard distance <= allowed else { continue }
                 if best == nil || (distance, -count) < (best!.distance, -best!.count) {
                     best = (term, distance, count)

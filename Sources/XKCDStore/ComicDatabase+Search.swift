@@ -64,7 +64,9 @@ extension ComicDatabase {
         let list = Array(ids)
         return try read { db in
             var result: [Int: ComicSummary] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, title, date FROM comic WHERE id IN (SELECT value FROM json_each(?))", arguments: [jsonArray(list)])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: "SELECT id, title, date FROM comic WHERE id IN (SELECT value FROM json_each(?))"),
+                arguments: [jsonArray(list)])
             while let row = try rows.next() {
                 let id: Int = row[0]
                 result[id] = ComicSummary(id: id, title: row[1], date: ComicDate(iso: row[2]) ?? ComicDate(year: 1970, month: 1, day: 1))

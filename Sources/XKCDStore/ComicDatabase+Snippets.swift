@@ -18,7 +18,7 @@ extension ComicDatabase {
         let matcher = SnippetMatcher(words: words, stems: stems)
         return try read { db in
             let rows = try Row.fetchAll(
-                db, sql: "SELECT id, alt, transcript, explanation FROM searchDocument WHERE id IN (SELECT value FROM json_each(?))",
+                db.cachedStatement(sql: "SELECT id, alt, transcript, explanation FROM searchDocument WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
             var result: [Int: String] = [:]
             for row in rows {
@@ -43,6 +43,8 @@ struct SnippetMatcher {
     /// Lower-case ASCII byte patterns: whole words, then prefixes (stems).
     let words: [[UInt8]]
     let prefixes: [[UInt8]]
+    /// First bytes of the words and prefixes: most tokens are rejected by one lookup.
+    let firstBytes: [Bool]
 
     init(words: [String], stems: [String]) {
         self.words = words.map { Array($0.lowercased().utf8) }
@@ -53,11 +55,15 @@ struct SnippetMatcher {
             if stem.hasSuffix("i") { prefixes.append(Array(stem.dropLast().utf8)) }
         }
         self.prefixes = prefixes
+        var firstBytes = [Bool](repeating: false, count: 256)
+        for pattern in self.words + prefixes where !pattern.isEmpty { firstBytes[Int(pattern[0])] = true }
+        self.firstBytes = firstBytes
     }
 
     /// The index of the query word `token` matches, or nil. Prefix matches share the index
     /// space after the whole words.
     func match(_ token: ArraySlice<UInt8>) -> Int? {
+        guard let first = token.first, firstBytes[Int(first)] else { return nil }
         if let index = words.firstIndex(where: { $0.elementsEqual(token) }) { return index }
         if let index = prefixes.firstIndex(where: { token.count >= $0.count && token.starts(with: $0) }) {
             return words.count + index
@@ -78,23 +84,31 @@ struct SnippetWindow {
     static func best(in text: String, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
         var tokens: [(start: Int, end: Int, isMatch: Bool)] = []
         var matched: [Int] = []
-        let bytes = Array(text.utf8)
-        var lowered = bytes
-        var index = 0
-        while index < bytes.count {
-            // Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
-            func isWordByte(_ byte: UInt8) -> Bool {
-                byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+        // Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+        }
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        var word: [UInt8] = []
+        var utf8 = text
+        utf8.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                guard isWordByte(bytes[index]) else {
+                    index += 1
+                    continue
+                }
+                let start = index
+                while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
+                var match: Int?
+                if matcher.firstBytes[Int(lowered(bytes[start]))] {
+                    word.removeAll(keepingCapacity: true)
+                    for position in start..<index { word.append(lowered(bytes[position])) }
+                    match = matcher.match(word[...])
+                }
+                tokens.append((start, index, match != nil))
+                matched.append(match ?? -1)
             }
-            guard isWordByte(bytes[index]) else { index += 1; continue }
-            let start = index
-            while index < bytes.count, isWordByte(bytes[index]) {
-                if bytes[index] >= 0x41 && bytes[index] <= 0x5A { lowered[index] = bytes[index] | 0x20 }
-                index += 1
-            }
-            let match = matcher.match(lowered[start..<index])
-            tokens.append((start, index, match != nil))
-            matched.append(match ?? -1)
         }
         guard !tokens.isEmpty else { return SnippetWindow(tokens: [], first: 0, last: -1, distinctMatches: 0) }
         var counts = [Int](repeating: 0, count: matcher.count)

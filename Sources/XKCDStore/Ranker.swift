@@ -99,7 +99,8 @@ final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {
-        let generation = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'") ?? ""
+        let generation = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'")) ?? ""
         if let cached = lengths.withLock({ $0 }), cached.generation == generation { return cached }
         let loaded = try DocumentLengths.load(db, generation: generation)
         lengths.withLock { $0 = loaded }
