@@ -2,7 +2,10 @@
 # beyond Debian's package archive.
 
 SWIFT         ?= swift
-DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev pkg-config xz-utils sqlite3
+# libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
+# sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
+DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
+                 sqlite3 time hyperfine python3-pexpect
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -51,7 +54,15 @@ test: deps snapshot-dir
 	$(SWIFT) test --skip-build
 
 benchmarks: deps snapshot-dir
-	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench benchmark
+
+# MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv against the index (make demo builds it).
+relevance: deps
+	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance $(if $(DB),--db $(abspath $(DB)),)
+
+# Whole-process search time against the sqlite3 shell on the same index.
+compare: build
+	scripts/compare-sqlite3.sh $(DB)
 
 clean:
 	rm -rf .build

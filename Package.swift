@@ -71,7 +71,7 @@ let package = Package(
         ),
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
-        .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel"]),
+        .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),

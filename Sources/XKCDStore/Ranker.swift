@@ -11,8 +11,10 @@ public struct RankingWeights: Sendable, Hashable {
     /// BM25F length normalisation per field (0: none, 1: full).
     public var lengthNormalization: [Double] = [0.5, 0.5, 0.75, 0.75]
     public var k1 = 1.2
-    /// Bonus for the share (by idf) of query words a comic holds anywhere.
-    public var coverage = 10.0
+    /// Bonus for the share (by idf) of query words a comic holds anywhere. Measured on the
+    /// development set (MRR@10, 50 queries): 0 → 0.970, 5 → 0.977, 10 → 0.963, 20 → 0.957
+    /// with the title bonus at 5; field weights from 3,2,1,1 to 10,5,2,1 all within 0.003.
+    public var coverage = 5.0
     /// Bonus for the share (by idf) of query words in the title.
     public var titleCoverage = 5.0
     /// Bonus for a title made of exactly the query's words: it ranks first.

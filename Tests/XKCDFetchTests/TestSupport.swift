@@ -7,8 +7,11 @@ import _XKCDTestSupport
 let quietLogger = Logger(label: "xkcd-search.tests", factory: { _ in SwiftLogNoOpLogHandler() })
 
 /// An HTTP source pointed at `base` for both sites, with tiny backoffs so retries cost milliseconds.
+///
+/// The fixture server shares the test process's two-thread pool with every other suite, so under
+/// a full parallel run a request can wait seconds: timeouts that are not under test stay generous.
 func makeSource(
-    _ base: URL, maxAttempts: Int = 4, timeout: Duration = .seconds(5), perHost: Int = 4
+    _ base: URL, maxAttempts: Int = 4, timeout: Duration = .seconds(20), perHost: Int = 4
 ) -> HTTPComicSource {
     HTTPComicSource(
         configuration: .init(
@@ -33,13 +36,6 @@ func withFixtureServer(
     await server.stop()
 }
 
-/// A fresh empty directory under the system temporary directory.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("xkcd-fetch-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 extension ContinuousClock.Instant {
     var secondsSince: Double {

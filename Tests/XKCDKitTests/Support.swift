@@ -78,13 +78,6 @@ func withIndexingHarness(
     await server.stop()
 }
 
-/// A fresh empty directory under the system temporary directory.
-func makeTemporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("xkcd-kit-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// The fixture comics up to `latest` (all of them when nil).
 func fixtureComics(upTo latest: Int? = nil) -> [Int] {

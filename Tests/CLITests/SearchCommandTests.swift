@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+@Suite("search through the binary")
+struct SearchCommandTests {
+    @Test func humanOutputHasAHeaderLineASnippetAndAFooter() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", "bobby", "tables", "--color", "never")
+            #expect(output.status == 0, "\(output)")
+            let lines = output.stdoutLines
+            #expect(lines.first == "#327  Exploits of a Mom  (2007-10-10)")
+            #expect(lines.count >= 3)
+            #expect(lines[1].hasPrefix("    "))
+            #expect(lines.last?.contains("of \(try #require(lines.last?.split(separator: " ").dropFirst(2).first)) result") == true)
+            #expect(!output.stdout.contains("\u{1B}"))
+        }
+    }
+
+    @Test func colourFollowsTheFlagAndNOCOLOR() async throws {
+        try await withBrowseSandbox { sandbox in
+            let always = try await sandbox.run("search", "imagemagick", "--color", "always")
+            #expect(always.stdout.contains("\u{1B}[1;33mImageMagick\u{1B}[0m"), "\(always)")
+            // Piped output is plain unless asked, and NO_COLOR turns `auto` off.
+            let auto = try await sandbox.run("search", "imagemagick", environment: ["NO_COLOR": "1"])
+            #expect(!auto.stdout.contains("\u{1B}"))
+            #expect(auto.stdout.contains("ImageMagick"))
+        }
+    }
+
+    @Test func jsonHasTheDocumentedKeys() async throws {
+        try await withBrowseSandbox { sandbox in
+            let page = try await sandbox.json("search", "dependency", "--json", "--limit", "2")
+            #expect(Set(page.keys).isSuperset(of: ["query", "total", "page", "corrected", "results"]))
+            #expect(page["query"] as? String == "dependency")
+            #expect(page["page"] as? Int == 1)
+            #expect(page["corrected"] is NSNull)
+            let results = try #require(page["results"] as? [[String: Any]])
+            let first = try #require(results.first)
+            #expect(Set(first.keys).isSuperset(of: ["num", "title", "date", "score", "snippet", "url"]))
+            #expect(first["num"] as? Int == 2347)
+            #expect(first["url"] as? String == "https://xkcd.com/2347/")
+            #expect((first["snippet"] as? String)?.contains("\u{E000}") == false)
+        }
+    }
+
+    @Test func aCorrectedQuerySaysSo() async throws {
+        try await withBrowseSandbox { sandbox in
+            let page = try await sandbox.json("search", "sandwhich", "--json")
+            #expect(page["corrected"] as? String == "sandwich")
+            let text = try await sandbox.run("search", "sandwhich")
+            #expect(text.stdoutLines.first?.contains("showing results for") == true, "\(text)")
+        }
+    }
+
+    @Test func pagingFooterPointsAtTheNextPage() async throws {
+        try await withBrowseSandbox { sandbox in
+            let first = try await sandbox.run("search", "the", "--limit", "2")
+            #expect(first.stdoutLines.last?.contains("--page 2") == true, "\(first)")
+            let second = try await sandbox.json("search", "the", "--limit", "2", "--page", "2", "--json")
+            #expect(second["page"] as? Int == 2)
+            #expect((second["results"] as? [Any])?.count == 2)
+        }
+    }
+
+    @Test(arguments: [
+        (["search", "\"unclosed"], "unclosed quote"),
+        (["search", "num:9..3"], "reversed"),
+        (["search", "date:2010-02-30"], "2010-02-30"),
+        (["search", "bobby", "--limit", "0"], "--limit"),
+    ])
+    func malformedInputIsOneLineAndNonZero(_ arguments: [String], _ message: String) async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db])
+            #expect(output.status != 0, "\(output)")
+            #expect(output.stdout.isEmpty)
+            let errors = output.stderrLines.filter { $0.hasPrefix("Error:") }
+            #expect(errors.count == 1 && errors[0].contains(message), "\(output)")
+            #expect(!output.stderr.contains("SQLite") && !output.stderr.contains("Fatal error"))
+        }
+    }
+
+    @Test func controlCharactersFromTheQueryNeverReachTheTerminal() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", "bobby\u{1B}[31m\u{07}", "--color", "never")
+            #expect(output.status == 0, "\(output)")
+            #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\u{07}"))
+        }
+    }
+}
