@@ -109,7 +109,7 @@ public struct SearchEngine: Sendable {
         let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
         let summaries = try database.summaries(of: pageIDs)
         let snippets = try database.snippets(
-            of: pageIDs, words: ranking.words, stems: ranking.stems, marks: Self.highlightMarks)
+            of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
         let results = pageIDs.compactMap { id -> SearchResult? in
             guard let summary = summaries[id] else { return nil }
             return SearchResult(
@@ -130,7 +130,6 @@ public struct SearchEngine: Sendable {
         var documentCounts: [String: Int] = [:]
         /// What snippets highlight.
         var words: [String] = []
-        var stems: [String] = []
     }
 
     private func rank(_ query: SearchQuery) throws -> Ranking {
@@ -164,7 +163,6 @@ public struct SearchEngine: Sendable {
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
-        ranking.stems = terms.stems
         ranking.words = words
 
         var strict: Set<Comic.ID>

@@ -8,30 +8,31 @@ extension ComicDatabase {
     ///
     /// FTS5's own snippet() reads the whole doclist of every query phrase and scores every
     /// fragment of every column: milliseconds a result for a long query. Running the porter
-    /// tokenizer over the fields shown costs nearly as much. So this scans the three fields of
-    /// the comics shown for words that are one of `words` or start with one of `stems`, and
-    /// keeps the window of `length` words holding the most distinct query words.
+    /// tokenizer over the fields shown costs nearly as much. So the field comes from the
+    /// ranking postings (the one holding most query stems, the shorter on a tie), and only it
+    /// is scanned, for words that are one of `words` or start with one of `stems`, keeping the
+    /// window of `length` words that holds the most distinct query words.
     public func snippets(
-        of ids: [Comic.ID], words: [String], stems: [String], marks: (open: String, close: String), length: Int = 24
+        of ids: [Comic.ID], scores: TermScores?, words: [String], marks: (open: String, close: String), length: Int = 24
     ) throws(StoreError) -> [Comic.ID: String] {
         guard !ids.isEmpty else { return [:] }
-        let matcher = SnippetMatcher(words: words, stems: stems)
+        let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [])
         return try read { db in
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT id, alt, transcript, explanation FROM searchDocument WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
             var result: [Int: String] = [:]
             for row in rows {
-                var best: (window: SnippetWindow, text: String)?
-                for column in 1...3 {
-                    let text: String = row[column]
-                    guard !text.isEmpty else { continue }
-                    let window = SnippetWindow.best(in: text, matcher: matcher, length: length)
-                    if best == nil || window.distinctMatches > best!.window.distinctMatches {
-                        best = (window, text)
-                    }
+                let id: Int = row[0]
+                // Columns 1...3 are alt, transcript and explanation: ranking fields 1...3.
+                var column = 1
+                if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
+                    let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
+                    if let best = matches.max(), best > 0 { column = 1 + matches.firstIndex(of: best)! }
                 }
-                if let best { result[row[0]] = best.window.render(best.text, marks: marks) }
+                let text: String = row[column]
+                let window = SnippetWindow.best(in: text, matcher: matcher, length: length)
+                result[id] = window.render(text, marks: marks)
             }
             return result
         }

@@ -40,6 +40,9 @@ public struct TermScores: Sendable {
     public var scores: [Double]
     /// How many of `stems` each comic holds, by comic id.
     public var matchedStems: [UInt8]
+    /// How many of `stems` each field holds: `fieldMatches[id * 4 + field]`, fields in the
+    /// order title, alt, transcript, explanation.
+    public var fieldMatches: [UInt8]
     /// Ids of the comics holding at least one stem, ascending.
     public var candidates: [Comic.ID]
     /// How many comics the index holds.
@@ -177,6 +180,7 @@ extension ComicDatabase {
         var scores = [Double](repeating: 0, count: size)
         var matched = [UInt8](repeating: 0, count: size)
         var titleMatched = [UInt8](repeating: 0, count: size)
+        var fieldMatches = [UInt8](repeating: 0, count: size * fieldCount)
         var titleShare = [Double](repeating: 0, count: size)
         var coverageShare = [Double](repeating: 0, count: size)
         var candidates: [Int] = []
@@ -195,6 +199,7 @@ extension ComicDatabase {
                     var weighted = 0.0
                     for field in 0..<fieldCount where mask & (1 << field) != 0 {
                         guard let frequency = Varint.read(bytes, at: &offset) else { return }
+                        if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
                         let length = id < size ? Double(lengths.lengths[id * fieldCount + field]) : 0
                         let b = weights.lengthNormalization[field]
                         let norm = 1 - b + b * length / lengths.averages[field]
@@ -241,7 +246,7 @@ extension ComicDatabase {
         candidates.sort()
         return TermScores(
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
-            documentCounts: query.documentCounts, scores: scores, matchedStems: matched, candidates: candidates,
+            documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
             documentCount: lengths.documentCount)
     }
 
