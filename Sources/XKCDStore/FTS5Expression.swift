@@ -18,13 +18,14 @@ struct FTS5Expression {
         var exclusions: [String] = []
         let operands: [TextQuery] = if case .and(let list) = text { list } else { [text] }
         for operand in operands {
+            // Every part in brackets: FTS5's NOT binds tighter than OR.
             if case .not(let excluded) = operand {
-                if let rendered = Self.render(excluded) { exclusions.append(rendered) }
+                if let rendered = Self.render(excluded) { exclusions.append("(\(rendered))") }
             } else if let rendered = Self.render(operand) {
-                positives.append(rendered)
+                positives.append("(\(rendered))")
             }
         }
-        positive = positives.isEmpty ? nil : positives.joined(separator: " AND ")
+        positive = positives.isEmpty ? nil : "(" + positives.joined(separator: " AND ") + ")"
         self.exclusions = exclusions
     }
 

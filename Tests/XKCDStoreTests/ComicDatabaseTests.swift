@@ -116,6 +116,10 @@ enum Sample {
         #expect(try database.comicIDs(matching: .prefix("depend", field: .title)) == [2347])
         #expect(try database.comicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 2347])
         #expect(try database.comicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [327, 2347])
+        // NOT binds tighter than OR in FTS5: the exclusion must still apply to the whole OR.
+        #expect(try database.comicIDs(matching: .and([
+            .or([.term("simon", field: nil), .term("imagemagick", field: nil)]), .not(.term("sandwich", field: nil)),
+        ])) == [2347])
     }
 
     @Test func rankingPutsTheExactTitleFirstAndScoresAreStemmed() throws {
