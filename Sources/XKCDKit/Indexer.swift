@@ -89,6 +89,7 @@ public struct Indexer: Sendable {
         var state = IndexProgress(completed: 0, total: ids.count, failed: 0)
         progress(state)
 
+        var writing: Task<Void, any Error>?
         try await withThrowingTaskGroup(of: ComicUpdate.self) { group in
             var next = ids.makeIterator()
             func enqueue() {
@@ -107,12 +108,17 @@ public struct Indexer: Sendable {
                 state.completed += 1
                 if update.isFailure { state.failed += 1 }
                 if pending.count >= batchSize {
-                    try database.apply(pending)
+                    // One batch is written while the next is fetched and parsed; batches still go
+                    // in order, each its own transaction.
+                    try await writing?.value
+                    let batch = pending
                     pending.removeAll(keepingCapacity: true)
+                    writing = Task { [database] in try database.apply(batch) }
                 }
                 progress(state)
             }
         }
+        try await writing?.value
         try database.apply(pending)
         if case .rebuild = mode {
             try database.rebuildFullTextIndex()

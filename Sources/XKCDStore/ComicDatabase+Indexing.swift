@@ -81,6 +81,7 @@ extension ComicDatabase {
             for update in updates {
                 try apply(update, in: db)
             }
+            try refreshSearchDocuments(db, ids: updates.map(\.id))
         }
     }
 
@@ -105,7 +106,6 @@ extension ComicDatabase {
         case .failed(let message, let date):
             try setState(db, update.id, "explanation", "failed", message, date)
         }
-        try refreshSearchDocument(db, id: update.id)
     }
 
     private func setState(
@@ -115,23 +115,33 @@ extension ComicDatabase {
             .upsert(db)
     }
 
-    /// Rewrites the searchable text of one comic from its stored rows; the full-text triggers follow.
+    /// Rewrites the searchable text of the given comics from their stored rows (comics not
+    /// stored are skipped); the full-text triggers follow.
     ///
-    /// The explain xkcd transcript wins over the JSON one: the JSON's stop at about #1608, and
-    /// some belong to a neighbouring comic.
-    private func refreshSearchDocument(_ db: Database, id: Int) throws {
-        guard let comic = try ComicRecord.fetchOne(db, key: id) else { return }
-        let explanation = try ExplanationRecord.fetchOne(db, key: id)
-        let explainTranscript = explanation?.transcript ?? ""
-        var explanationText = explanation?.explanation ?? ""
-        if let trivia = explanation?.trivia, !trivia.isEmpty {
-            explanationText += "\n\n" + trivia
-        }
-        let document = SearchDocument(
-            id: id, title: comic.title, alt: comic.alt,
-            transcript: explainTranscript.isEmpty ? comic.transcript : explainTranscript,
-            explanation: explanationText)
-        try document.upsert(db)
+    /// The explain xkcd transcript wins over the JSON one when it is not empty: the JSON's stop
+    /// at about #1608, and some belong to a neighbouring comic. The explanation is followed by
+    /// the trivia, after a blank line, when there is any.
+    ///
+    /// One statement for the whole batch: FTS5 flushes its pending terms into a new segment at
+    /// every statement savepoint, so a statement per comic would leave one tiny segment each.
+    private func refreshSearchDocuments(_ db: Database, ids: [Int]) throws {
+        guard !ids.isEmpty else { return }
+        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
+        try db.execute(
+            sql: """
+                INSERT INTO searchDocument(id, title, alt, transcript, explanation)
+                SELECT c.id, c.title, c.alt,
+                       CASE WHEN coalesce(e.transcript, '') <> '' THEN e.transcript ELSE c.transcript END,
+                       coalesce(e.explanation, '')
+                         || CASE WHEN coalesce(e.trivia, '') <> '' THEN char(10, 10) || e.trivia ELSE '' END
+                FROM comic c LEFT JOIN explanation e ON e.comicID = c.id
+                WHERE c.id IN (SELECT value FROM json_each(?))
+                ORDER BY c.id
+                ON CONFLICT(id) DO UPDATE SET
+                    title = excluded.title, alt = excluded.alt,
+                    transcript = excluded.transcript, explanation = excluded.explanation
+                """,
+            arguments: [list])
     }
 
     /// Re-creates both full-text indexes from the stored documents.

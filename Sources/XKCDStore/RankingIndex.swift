@@ -26,72 +26,177 @@ struct RankingIndex {
     }
 
     /// Rebuilds the whole index from `searchDocument`.
+    ///
+    /// Terms are interned to integer ids as they are first met, so that the per-document counts
+    /// and the postings live in flat arrays indexed by id rather than in string-keyed dictionaries.
     static func rebuild(_ db: Database) throws {
         let tokenizer = try db.makeTokenizer(tokenizerDescriptor)
         let exactTokenizer = try db.makeTokenizer(exactTokenizerDescriptor)
-        var postings: [String: [UInt8]] = [:]
-        var lastDocument: [String: Int] = [:]
-        var documentCounts: [String: Int] = [:]
+        var stems = TermTable()
+        var exact = TermTable()
+        // Per stem id: its frequency in each field of the current document.
+        var frequencies: [Int32] = []
+        // Per exact id: bit 1 when in the current document, bit 0 when in its title.
+        var exactFlags: [UInt8] = []
+        var touchedStems: [Int] = []
+        var touchedExact: [Int] = []
         var lengths: [UInt8] = []
         var previousID = 0
-        var documents = 0
+        var utf8: [UInt8] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT id, title, alt, transcript, explanation FROM searchDocument ORDER BY id")
         while let row = try rows.next() {
             let id: Int = row[0]
-            var frequencies: [String: [Int]] = [:]
-            // Exact forms, with whether each is in the title (the low bit of its posting).
-            var exactForms: [String: UInt64] = [:]
             var fieldLengths = [Int](repeating: 0, count: fieldCount)
             for field in 0..<fieldCount {
                 let text: String = row[field + 1]
-                try forEachToken(in: text, tokenizer: tokenizer) { token in
-                    frequencies[token, default: [0, 0, 0, 0]][field] += 1
-                    fieldLengths[field] += 1
+                guard !text.isEmpty else { continue }
+                utf8.removeAll(keepingCapacity: true)
+                utf8.append(contentsOf: text.utf8)
+                var length = 0
+                try forEachTokenBytes(in: &utf8, tokenizer: tokenizer) { bytes in
+                    let term = stems.intern(bytes)
+                    if term == frequencies.count / fieldCount {
+                        frequencies.append(contentsOf: repeatElement(0, count: fieldCount))
+                    }
+                    let base = term * fieldCount
+                    if frequencies[base] == 0, frequencies[base + 1] == 0, frequencies[base + 2] == 0, frequencies[base + 3] == 0 {
+                        touchedStems.append(term)
+                    }
+                    frequencies[base + field] += 1
+                    length += 1
                 }
-                try forEachToken(in: text, tokenizer: exactTokenizer) { form in
-                    exactForms[form] = (exactForms[form] ?? 0) | (field == 0 ? 1 : 0)
+                fieldLengths[field] = length
+                let titleBit: UInt8 = field == 0 ? 1 : 0
+                try forEachTokenBytes(in: &utf8, tokenizer: exactTokenizer) { bytes in
+                    let form = exact.intern(bytes)
+                    if form == exactFlags.count { exactFlags.append(0) }
+                    if exactFlags[form] == 0 { touchedExact.append(form) }
+                    exactFlags[form] |= 2 | titleBit
                 }
             }
-            for (form, inTitle) in exactForms {
-                let key = exactPrefix + form
-                Varint.append(UInt64(id - lastDocument[key, default: 0]) << 1 | inTitle, to: &postings[key, default: []])
-                lastDocument[key] = id
-                documentCounts[key, default: 0] += 1
+            for form in touchedExact {
+                exact.addPosting(form, document: id) { delta, buffer in
+                    Varint.append(UInt64(delta) << 1 | UInt64(exactFlags[form] & 1), to: &buffer)
+                }
+                exactFlags[form] = 0
             }
-            for (term, counts) in frequencies {
-                var buffer = postings[term, default: []]
-                Varint.append(UInt64(id - lastDocument[term, default: 0]), to: &buffer)
-                var mask: UInt8 = 0
-                for field in 0..<fieldCount where counts[field] > 0 { mask |= 1 << field }
-                buffer.append(mask)
-                for field in 0..<fieldCount where counts[field] > 0 { Varint.append(UInt64(counts[field]), to: &buffer) }
-                postings[term] = buffer
-                lastDocument[term] = id
-                documentCounts[term, default: 0] += 1
+            touchedExact.removeAll(keepingCapacity: true)
+            for term in touchedStems {
+                let base = term * fieldCount
+                stems.addPosting(term, document: id) { delta, buffer in
+                    Varint.append(UInt64(delta), to: &buffer)
+                    var mask: UInt8 = 0
+                    for field in 0..<fieldCount where frequencies[base + field] > 0 { mask |= 1 << field }
+                    buffer.append(mask)
+                    for field in 0..<fieldCount where frequencies[base + field] > 0 {
+                        Varint.append(UInt64(frequencies[base + field]), to: &buffer)
+                    }
+                }
+                for field in 0..<fieldCount { frequencies[base + field] = 0 }
             }
+            touchedStems.removeAll(keepingCapacity: true)
             Varint.append(UInt64(id - previousID), to: &lengths)
             for length in fieldLengths { Varint.append(UInt64(length), to: &lengths) }
             previousID = id
-            documents += 1
         }
         try db.execute(sql: "DELETE FROM rankingTerm")
+        // Rows go in in key order: appending to the B-tree is cheaper than inserting at random.
+        var rankingRows: [(key: [UInt8], table: Int, id: Int)] = []
+        rankingRows.reserveCapacity(stems.count + exact.count)
+        for term in 0..<stems.count { rankingRows.append((Array(stems.term(term)), 0, term)) }
+        let prefix = Array(exactPrefix.utf8)
+        for form in 0..<exact.count { rankingRows.append((prefix + exact.term(form), 1, form)) }
+        rankingRows.sort { $0.key.lexicographicallyPrecedes($1.key) }
         let insert = try db.makeStatement(sql: "INSERT INTO rankingTerm(term, documentCount, postings) VALUES (?, ?, ?)")
-        for (term, buffer) in postings {
-            try insert.execute(arguments: [term, documentCounts[term], Data(buffer)])
+        for entry in rankingRows {
+            let table = entry.table == 0 ? stems : exact
+            try insert.execute(arguments: [
+                String(decoding: entry.key, as: UTF8.self), table.documentCounts[entry.id], Data(table.postings[entry.id]),
+            ])
         }
         try db.execute(
             sql: "INSERT INTO rankingData(name, value) VALUES ('lengths', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
             arguments: [Data(lengths)])
         try db.execute(sql: "DELETE FROM spellingTerm")
         let spelling = try db.makeStatement(sql: "INSERT INTO spellingTerm(term, documentCount) VALUES (?, ?)")
-        for (key, count) in documentCounts where key.hasPrefix(exactPrefix) {
-            let word = key.dropFirst(exactPrefix.count)
-            guard word.utf8.count >= 3, word.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { continue }
-            try spelling.execute(arguments: [String(word), count])
+        for entry in rankingRows where entry.table == 1 {
+            let word = entry.key.dropFirst(prefix.count)
+            guard word.count >= 3, word.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { continue }
+            try spelling.execute(arguments: [String(decoding: word, as: UTF8.self), exact.documentCounts[entry.id]])
         }
         try db.execute(
             sql: "INSERT INTO setting(key, value) VALUES ('rankingGeneration', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [UUID().uuidString])
+    }
+
+    /// Terms interned to dense integer ids, with each term's postings as they are built.
+    ///
+    /// An open-addressing table over the terms' bytes, so that looking a token up allocates
+    /// nothing: this runs for every token of the corpus, twice.
+    private struct TermTable {
+        /// Term id + 1 per slot, 0 when free; the count is a power of two, at most half full.
+        private var slots = [Int32](repeating: 0, count: 1 << 16)
+        private var hashes: [UInt64] = []
+        /// The bytes of every term, end to end; term `i` spans `starts[i]..<starts[i + 1]`.
+        private var bytes: [UInt8] = []
+        private var starts: [Int] = [0]
+        private(set) var postings: [[UInt8]] = []
+        private(set) var documentCounts: [Int] = []
+        private var lastDocument: [Int] = []
+
+        var count: Int { hashes.count }
+
+        func term(_ id: Int) -> ArraySlice<UInt8> { bytes[starts[id]..<starts[id + 1]] }
+
+        /// The id of `token`, given a new one when first met.
+        mutating func intern(_ token: UnsafeRawBufferPointer) -> Int {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+            for byte in token { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+            while true {
+                let entry = Int(slots[slot])
+                if entry == 0 { break }
+                let id = entry - 1
+                if hashes[id] == hash, matches(id, token) { return id }
+                slot = (slot + 1) & mask
+            }
+            let id = hashes.count
+            slots[slot] = Int32(id + 1)
+            hashes.append(hash)
+            bytes.append(contentsOf: token)
+            starts.append(bytes.count)
+            postings.append([])
+            documentCounts.append(0)
+            lastDocument.append(0)
+            if hashes.count * 2 > slots.count { grow() }
+            return id
+        }
+
+        private func matches(_ id: Int, _ token: UnsafeRawBufferPointer) -> Bool {
+            let start = starts[id]
+            let count = starts[id + 1] - start
+            guard count == token.count else { return false }
+            guard count > 0 else { return true }
+            return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, token.baseAddress!, count) == 0 }
+        }
+
+        private mutating func grow() {
+            slots = [Int32](repeating: 0, count: slots.count * 2)
+            let mask = slots.count - 1
+            for (id, hash) in hashes.enumerated() {
+                var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+                while slots[slot] != 0 { slot = (slot + 1) & mask }
+                slots[slot] = Int32(id + 1)
+            }
+        }
+
+        /// Appends one document to the postings of `id`; `encode` gets the gap from the previous one.
+        mutating func addPosting(_ id: Int, document: Int, _ encode: (Int, inout [UInt8]) -> Void) {
+            encode(document - lastDocument[id], &postings[id])
+            lastDocument[id] = document
+            documentCounts[id] += 1
+        }
     }
 
     /// Calls `body` with each token FTS5 would index for `text`.
@@ -106,10 +211,18 @@ struct RankingIndex {
         in text: String, tokenizer: any FTS5Tokenizer, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws {
         guard !text.isEmpty else { return }
+        var utf8 = Array(text.utf8)
+        try forEachTokenBytes(in: &utf8, tokenizer: tokenizer, body)
+    }
+
+    /// Calls `body` with the bytes of each token of the UTF-8 text `utf8` (left unchanged).
+    static func forEachTokenBytes(
+        in utf8: inout [UInt8], tokenizer: any FTS5Tokenizer, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws {
+        guard !utf8.isEmpty else { return }
         // Tokens arrive through a C callback; the context carries the Swift closure to it.
         try withoutActuallyEscaping(body) { body in
             var context = TokenSink(body: body)
-            var utf8 = Array(text.utf8)
             let code = utf8.withUnsafeMutableBufferPointer { buffer in
                 buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pText in
                     withUnsafeMutablePointer(to: &context) { contextPointer in
