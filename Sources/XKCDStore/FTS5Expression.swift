@@ -80,7 +80,8 @@ struct FTS5Expression {
             }
             guard !positives.isEmpty else { return nil }
             let body = positives.map { "(\($0))" }.joined(separator: " AND ")
-            return exclusions.reduce("(\(body))") { "\($0) NOT (\($1))" }
+            let combined: String = exclusions.reduce("(\(body))") { "\($0) NOT (\($1))" }
+            return combined
         case .or(let operands):
             let rendered = operands.compactMap { render($0) }
             return rendered.isEmpty ? nil : rendered.map { "(\($0))" }.joined(separator: " OR ")
