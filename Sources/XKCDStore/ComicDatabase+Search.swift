@@ -91,19 +91,30 @@ extension ComicDatabase {
         }
     }
 
-    /// Words of the index spelled like `word`: same first letter, length within `slack`,
-    /// with the number of comics holding each.
+    /// Words of the index spelled like `word`, with the number of comics holding each: those
+    /// starting with its first two letters, or with its first and third (a second letter
+    /// dropped, doubled or swapped), of a length within `slack`.
+    ///
+    /// Typos in the first two letters are rare; scanning only these prefixes keeps a lookup to
+    /// a few hundred words instead of every word with the same first letter.
     public func spellingCandidates(near word: String, slack: Int = 2) throws(StoreError) -> [(term: String, documentCount: Int)] {
-        guard let first = word.lowercased().first, let next = Character.successor(of: first) else { return [] }
-        let length = word.count
+        let letters = Array(word.lowercased())
+        guard letters.count >= 3 else { return [] }
+        let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
+        let length = letters.count
         return try read { db in
-            try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT term, documentCount FROM spellingTerm
-                    WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
-                    """),
-                arguments: [String(first), String(next), length - slack, length + slack]
-            ).map { ($0[0], $0[1]) }
+            let statement = try db.cachedStatement(sql: """
+                SELECT term, documentCount FROM spellingTerm
+                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
+                """)
+            var candidates: [(term: String, documentCount: Int)] = []
+            for prefix in prefixes {
+                guard let last = prefix.last, let next = Character.successor(of: last) else { continue }
+                let end = String(prefix.dropLast()) + String(next)
+                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack])
+                while let row = try rows.next() { candidates.append((row[0], row[1])) }
+            }
+            return candidates
         }
     }
 
