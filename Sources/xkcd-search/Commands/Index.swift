@@ -114,22 +114,23 @@ struct IndexSummary: Encodable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
+    /// One line: what was fetched, the new comics, and every failure with its reason.
     static func text(_ report: IndexReport) -> String {
-        var lines = [String(
+        var parts = [String(
             format: "indexed up to #%d: %d comics and %d explanations fetched in %.1f s",
             report.latest, report.comicsFetched, report.explanationsFetched, report.elapsed.seconds)]
         if report.newComics.isEmpty {
-            lines.append("no new comics")
+            parts.append("no new comics")
         } else {
             let shown = report.newComics.suffix(20).map { "#\($0.id) \(sanitized($0.title))" }
-            let more = report.newComics.count > 20 ? " (and \(report.newComics.count - 20) earlier)" : ""
-            lines.append("new: " + shown.joined(separator: ", ") + more)
+            let earlier = report.newComics.count > 20 ? " (and \(report.newComics.count - 20) earlier)" : ""
+            parts.append("new: " + shown.joined(separator: ", ") + earlier)
         }
         if !report.failures.isEmpty {
-            lines.append("\(report.failures.count) failed (the next run retries them):")
-            lines += report.failures.map { "  #\($0.id) \($0.resource): \(sanitized($0.message))" }
+            let failures = report.failures.map { "#\($0.id) \($0.resource): \(sanitized($0.message))" }
+            parts.append("\(report.failures.count) failed, retried by the next run: " + failures.joined(separator: "; "))
         }
-        return lines.joined(separator: "\n")
+        return parts.joined(separator: "; ")
     }
 }
 
