@@ -247,16 +247,6 @@ extension TextQuery {
         }
     }
 
-    /// Whether anything in the query can match a token (an emoji or `*` alone cannot).
-    var hasSearchableWord: Bool {
-        switch self {
-        case .term(let word, _), .prefix(let word, _): word.contains { $0.isLetter || $0.isNumber }
-        case .phrase(let words, _): words.contains { $0.contains { $0.isLetter || $0.isNumber } }
-        case .and(let operands), .or(let operands): operands.contains(where: \.hasSearchableWord)
-        case .not: true
-        }
-    }
-
     /// The prefixes the query looks for (`tabl*`), outside exclusions.
     var positivePrefixes: [String] {
         switch self {

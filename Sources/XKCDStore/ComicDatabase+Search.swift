@@ -9,6 +9,13 @@ public struct ComicSummary: Sendable, Hashable, Codable {
     public var date: ComicDate
 }
 
+extension ComicSummary {
+    /// From a row of `SELECT id, title, date FROM comic`.
+    init(row: Row) {
+        self.init(id: row[0], title: row[1], date: ComicRecord.date(from: row[2]))
+    }
+}
+
 extension ComicDatabase {
     /// Ids of the comics that satisfy `text` exactly as the query language defines it: every
     /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions.
@@ -68,8 +75,8 @@ extension ComicDatabase {
                 db.cachedStatement(sql: "SELECT id, title, date FROM comic WHERE id IN (SELECT value FROM json_each(?))"),
                 arguments: [jsonArray(list)])
             while let row = try rows.next() {
-                let id: Int = row[0]
-                result[id] = ComicSummary(id: id, title: row[1], date: ComicDate(iso: row[2]) ?? ComicDate(year: 1970, month: 1, day: 1))
+                let summary = ComicSummary(row: row)
+                result[summary.id] = summary
             }
             return result
         }
@@ -84,10 +91,10 @@ extension ComicDatabase {
             case .numberAscending: "id"
             case .numberDescending: "id DESC"
             }
-            let filter = ids.map { "WHERE id IN (SELECT value FROM json_each('\(jsonArray(Array($0)))'))" } ?? ""
-            return try Row.fetchAll(db, sql: "SELECT id, title, date FROM comic \(filter) ORDER BY \(orderSQL)").map { row in
-                ComicSummary(id: row[0], title: row[1], date: ComicDate(iso: row[2]) ?? ComicDate(year: 1970, month: 1, day: 1))
-            }
+            let filter = ids == nil ? "" : "WHERE id IN (SELECT value FROM json_each(?))"
+            let arguments: StatementArguments = ids.map { [jsonArray(Array($0))] } ?? []
+            return try Row.fetchAll(db, sql: "SELECT id, title, date FROM comic \(filter) ORDER BY \(orderSQL)", arguments: arguments)
+                .map(ComicSummary.init(row:))
         }
     }
 

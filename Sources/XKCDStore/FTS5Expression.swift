@@ -1,6 +1,18 @@
 import Foundation
 import XKCDModel
 
+extension TextQuery {
+    /// Whether anything in the query can match a token (an emoji or `*` alone cannot).
+    public var hasSearchableWord: Bool {
+        switch self {
+        case .term(let word, _), .prefix(let word, _): FTS5Expression.hasToken(word)
+        case .phrase(let words, _): words.contains(where: FTS5Expression.hasToken)
+        case .and(let operands), .or(let operands): operands.contains(where: \.hasSearchableWord)
+        case .not: true
+        }
+    }
+}
+
 /// A ``TextQuery`` written in FTS5's query syntax.
 ///
 /// User text enters only through ``literal(_:)``, as FTS5 string literals, so no word a person

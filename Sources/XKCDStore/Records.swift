@@ -18,7 +18,6 @@ struct ComicRecord: Codable, FetchableRecord, PersistableRecord {
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let date = Column(CodingKeys.date)
-        static let title = Column(CodingKeys.title)
     }
 
     init(_ comic: Comic, fetchedAt: Date) {
@@ -38,7 +37,12 @@ struct ComicRecord: Codable, FetchableRecord, PersistableRecord {
         Comic(
             id: id, title: title, safeTitle: safeTitle, alt: alt, transcript: transcript,
             imageURL: imageURL, link: link, news: news,
-            date: ComicDate(iso: date) ?? ComicDate(year: 1970, month: 1, day: 1))
+            date: Self.date(from: date))
+    }
+
+    /// The stored `YYYY-MM-DD`; the epoch for a value no indexer writes.
+    static func date(from text: String) -> ComicDate {
+        ComicDate(iso: text) ?? ComicDate(year: 1970, month: 1, day: 1)
     }
 }
 

@@ -30,7 +30,7 @@ extension XKCDSearch {
             let path = database.path ?? ":memory:"
             let bytes = ["", "-wal"].reduce(0) { total, suffix in
                 let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
-                return total + (size ?? 0)
+                return total + size
             }
             let output = Output(
                 comics: stats.comics, latest: stats.latest, explained: stats.explained,
