@@ -5,7 +5,9 @@ let package = Package(
     name: "xkcd-search",
     products: [
         .executable(name: "xkcd-search", targets: ["xkcd-search"]),
+        .executable(name: "xkcd-search-index", targets: ["xkcd-search-index"]),
         .library(name: "XKCDKit", targets: ["XKCDKit"]),
+        .library(name: "XKCDIndexer", targets: ["XKCDIndexer"]),
         .library(name: "XKCDParse", targets: ["XKCDParse"]),
         .library(name: "XKCDStore", targets: ["XKCDStore"]),
         .library(name: "XKCDQuery", targets: ["XKCDQuery"]),
@@ -43,20 +45,40 @@ let package = Package(
             dependencies: ["XKCDModel", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
+        // Searching, browsing and favourites. No fetching or HTML parsing: every library linked
+        // into a process costs start-up time, and `search` is run once per query.
+        .target(name: "XKCDKit", dependencies: ["XKCDModel", "XKCDStore", "XKCDQuery"]),
+        // The fetch → parse → store pipeline, which alone links libcurl and libxml2.
         .target(
-            name: "XKCDKit",
+            name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDQuery",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
+        // What both executables share: global options, the index command's options, the terminal.
+        .target(
+            name: "XKCDCommandLine",
+            dependencies: [
+                "XKCDKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDKit", "XKCDModel", "XKCDREPL",
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `xkcd-search index` runs this executable, found beside `xkcd-search`.
+        .executableTarget(
+            name: "xkcd-search-index",
+            dependencies: [
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
@@ -73,9 +95,11 @@ let package = Package(
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
-        .testTarget(name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDStore", "_XKCDTestSupport"]),
+        .testTarget(
+            name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDIndexer", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),
-        .testTarget(name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "_XKCDTestSupport"]),
+        .testTarget(
+            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),
     ]
 )
 

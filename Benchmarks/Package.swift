@@ -28,6 +28,7 @@ let package = Package(
             name: "Indexing",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
             ],
             path: "Indexing",
@@ -37,6 +38,7 @@ let package = Package(
             name: "Search",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
             ],
             path: "Search",

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Logging
+import XKCDIndexer
 import XKCDKit
 
 /// A full index build from the offline mirror into a fresh database file.

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Logging
+import XKCDIndexer
 import XKCDKit
 
 /// In-process latency of `SearchEngine.search(_:limit:)` (first page of 10, with snippets) on the

@@ -14,6 +14,15 @@ public struct ComicDatabase: Sendable {
     let writer: any DatabaseWriter
     let rankingCache = RankingCache()
 
+    /// How a process holds the index file.
+    public enum Connections: Sendable {
+        /// A WAL pool, whose readers never wait for its writer: for the indexer and the REPL.
+        case pool
+        /// One connection, which opens in a fraction of a pool's time: for a process that runs
+        /// one command and exits.
+        case single
+    }
+
     /// Wraps a connection and brings its schema up to date.
     public init(_ writer: any DatabaseWriter) throws(StoreError) {
         self.writer = writer
@@ -21,7 +30,7 @@ public struct ComicDatabase: Sendable {
     }
 
     /// Opens (or creates) the index file, in WAL mode.
-    public static func open(at path: String) throws(StoreError) -> ComicDatabase {
+    public static func open(at path: String, connections: Connections = .pool) throws(StoreError) -> ComicDatabase {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -30,16 +39,19 @@ public struct ComicDatabase: Sendable {
         }
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let pool: DatabasePool
+        let writer: any DatabaseWriter
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
+            switch connections {
+            case .pool: writer = try DatabasePool(path: path, configuration: configuration)
+            case .single: writer = try DatabaseQueue(path: path, configuration: configuration)
+            }
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw .notAnIndex(path: path)
         } catch {
             throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
         }
         do {
-            return try ComicDatabase(pool)
+            return try ComicDatabase(writer)
         } catch .notAnIndex {
             throw .notAnIndex(path: path)
         }

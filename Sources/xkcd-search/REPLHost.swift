@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
 import XKCDKit
 import XKCDREPL
 
@@ -45,6 +46,10 @@ struct REPLHost {
                         if carrier.global.db == nil { carrier.global.db = database }
                         if isVerbose { carrier.global.verbose = true }
                         command = carrier
+                    }
+                    if let index = command as? XKCDSearch.Index {
+                        let forwarded = index.indexerArguments(typed: Array(arguments.drop { $0 != "index" }.dropFirst()))
+                        return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
                         let usesColor = search.output.usesColor

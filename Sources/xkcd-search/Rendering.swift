@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
 import XKCDKit
 
 /// Lays out comics and explanations for the terminal: wrapped to its width and with bold

@@ -94,9 +94,11 @@ struct BinaryRunner: Sendable {
     /// The environment every run starts from: this process's, with the sandbox's home directories.
     let environment: [String: String]
 
-    /// - Parameter sandbox: a directory that stands in for `$HOME`; the XDG directories go under it.
-    init(sandbox: URL) throws {
-        executable = try Self.locateExecutable()
+    /// - Parameters:
+    ///   - sandbox: a directory that stands in for `$HOME`; the XDG directories go under it.
+    ///   - executable: the `xkcd-search` to run; the one the tests built when nil.
+    init(sandbox: URL, executable: URL? = nil) throws {
+        self.executable = try executable ?? Self.locateExecutable()
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = sandbox.path
         environment["XDG_DATA_HOME"] = sandbox.appendingPathComponent("data").path

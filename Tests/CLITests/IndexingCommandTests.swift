@@ -180,6 +180,89 @@ struct IndexingCommandTests {
         }
     }
 
+    // MARK: The indexer executable
+
+    /// `xkcd-search` links neither the network stack nor the HTML parser: `index` runs
+    /// `xkcd-search-index`, found beside it.
+    @Test func searchingLinksNoNetworkOrHTMLLibraries() throws {
+        let cli = try BinaryRunner(sandbox: FileManager.default.temporaryDirectory)
+        let libraries = try sharedLibraries(of: cli.executable)
+        #expect(libraries.contains { $0.hasPrefix("libsqlite3") }, "ldd works and lists SQLite: \(libraries)")
+        for unwanted in ["libcurl", "libxml2", "libFoundationNetworking", "libicu"] {
+            #expect(!libraries.contains { $0.hasPrefix(unwanted) }, "\(unwanted) in \(libraries)")
+        }
+        let indexer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-index")
+        #expect(try sharedLibraries(of: indexer).contains { $0.hasPrefix("libxml2") })
+    }
+
+    @Test func indexInTheREPLRunsTheIndexerAndTheSessionGoesOn() async throws {
+        try await withTemporaryDirectory { directory in
+            let cli = try BinaryRunner(sandbox: directory)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let first = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
+            #expect(first.status == 0, "\(first)")
+            let script = """
+                index --mirror \(Fixtures.corpusURL.path) --rebuild --json
+                search bobby tables --limit 1
+                index --concurrency 0
+                stats
+
+                """
+            let result = try await cli.run(["repl", "--db", db], stdin: Data(script.utf8))
+            #expect(result.status == 1, "one line failed: \(result)")
+            let summary = try #require(result.stdoutLines.first { $0.hasPrefix("{") })
+            let decoded = try JSONDecoder().decode(Summary.self, from: Data(summary.utf8))
+            #expect(decoded.database == db, "the REPL's --db reached the indexer")
+            #expect(decoded.comicsFetched == Fixtures.comicIDs.count, "\(summary)")
+            #expect(result.stdout.contains("#327  Exploits of a Mom  (2007-10-10)"), "\(result)")
+            #expect(result.stderrLines == ["error: --concurrency must be between 1 and 16"], "\(result)")
+            #expect(result.stdout.contains("comics:        \(Fixtures.comicIDs.count)"), "the session went on")
+        }
+    }
+
+    @Test func indexWithoutTheIndexerBesideItFailsWithOneLine() async throws {
+        try await withTemporaryDirectory { directory in
+            // A copy of xkcd-search alone in a directory: searching works, indexing says what is missing.
+            let built = try BinaryRunner(sandbox: directory)
+            let lone = directory.appendingPathComponent("bin/xkcd-search")
+            try FileManager.default.createDirectory(
+                at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: built.executable, to: lone)
+            let cli = try BinaryRunner(sandbox: directory, executable: lone)
+            let db = directory.appendingPathComponent("index.sqlite").path
+
+            let index = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
+            #expect(index.status == 1, "\(index)")
+            #expect(index.stderrLines.count == 1, "\(index)")
+            #expect(index.stderr.contains("the indexer is not installed: \(lone.deletingLastPathComponent().path)/xkcd-search-index is missing"), "\(index)")
+            #expect(!FileManager.default.fileExists(atPath: db), "nothing was created")
+
+            let help = try await cli.run(["index", "--help"])
+            #expect(help.status == 0)
+            #expect(help.stdout.contains("--mirror <dir>"), "the help needs no indexer: \(help)")
+
+            let indexed = try await built.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
+            #expect(indexed.status == 0, "\(indexed)")
+            let search = try await cli.run(["search", "bobby", "tables", "--db", db])
+            #expect(comicNumbers(in: search).first == 327, "\(search)")
+        }
+    }
+
+    /// The names of the shared libraries `ldd` lists for an executable.
+    private func sharedLibraries(of executable: URL) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ldd", executable.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+            .compactMap { $0.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespaces) } }
+            .map { $0.split(separator: "/").last.map(String.init) ?? $0 }
+    }
+
     // MARK: Crash safety
 
     @Test func indexKilledMidRunLeavesASoundIndexAndTheNextRunFinishes() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XKCDIndexer
 @testable import XKCDKit
 import XKCDStore
 import _XKCDTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import XKCDIndexer
 @testable import XKCDKit
 import XKCDQuery
 import XKCDStore

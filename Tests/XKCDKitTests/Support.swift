@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import XKCDIndexer
 import XKCDKit
 import XKCDStore
 import _XKCDTestSupport

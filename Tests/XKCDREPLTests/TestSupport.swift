@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import XKCDIndexer
 import XKCDKit
 import XKCDREPL
 import _XKCDTestSupport

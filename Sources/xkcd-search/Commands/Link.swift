@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
 import XKCDKit
 
 extension XKCDSearch {

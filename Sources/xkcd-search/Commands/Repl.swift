@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
 import XKCDKit
 import XKCDREPL
 
@@ -23,7 +24,7 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let library = Library(database: try global.openDatabase())
+            let library = Library(database: try global.openDatabase(connections: .pool))
             let host = REPLHost(global: global).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive

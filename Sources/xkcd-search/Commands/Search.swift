@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
 import XKCDKit
 
 extension XKCDSearch {
@@ -60,8 +61,6 @@ struct OutputOptions: ParsableArguments {
 
     var usesColor: Bool { Terminal.usesColor(color) }
 }
-
-extension Terminal.ColorChoice: ExpressibleByArgument {}
 
 /// How search results are printed.
 enum SearchOutput {

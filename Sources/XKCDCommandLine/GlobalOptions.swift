@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Logging
+import XKCDKit
+
+/// Options every command takes.
+public struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The index file, or a directory to hold index.sqlite.",
+        discussion: "Default: $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
+        valueName: "path"))
+    public var db: String?
+
+    @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
+    public var verbose = false
+
+    public init() {}
+
+    public var paths: Paths { Paths(database: db) }
+
+    public func makeLogger() -> Logger {
+        var logger = Logger(label: "xkcd-search") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = verbose ? .info : .error
+        return logger
+    }
+
+    /// Opens the index; only `index` may create it, every other command needs one.
+    ///
+    /// One connection unless asked for a pool: most commands run one query and exit.
+    public func openDatabase(creating: Bool = false, connections: ComicDatabase.Connections = .single) throws
+        -> ComicDatabase
+    {
+        let path = paths.databaseFile.path
+        guard creating || FileManager.default.fileExists(atPath: path) else {
+            throw MissingIndex(path: path)
+        }
+        return try ComicDatabase.open(at: path, connections: connections)
+    }
+}
+
+/// Raised by every command but `index` when there is no index yet.
+public struct MissingIndex: Error, CustomStringConvertible {
+    public var path: String
+    public var description: String {
+        "there is no index at \(path): build one with 'xkcd-search index' (or 'make demo' from the source tree)"
+    }
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+
+/// The options of `xkcd-search index`, declared once for both executables: `xkcd-search` parses
+/// and checks them (for its help, its errors and the REPL's completion) and `xkcd-search-index`
+/// acts on them.
+public struct IndexOptions: ParsableArguments {
+    public static let abstract = "Fetch new comics and explanations and add them to the index."
+    public static let discussion = """
+        Asks xkcd.com for the latest comic, then fetches every comic and explain xkcd page \
+        the index lacks, a few at a time. Raw responses are kept in \
+        $XDG_CACHE_HOME/xkcd-search/raw, so --rebuild needs no network. An interrupted run \
+        resumes where it stopped; comics that failed are retried by the next run. Indexing runs \
+        in the xkcd-search-index executable installed beside xkcd-search.
+        """
+
+    @Option(help: ArgumentHelp("Read a local mirror laid out as xkcd/N/info.0.json and explainxkcd/api/N.json.", valueName: "dir"))
+    public var mirror: String?
+
+    @Flag(help: "Parse and index again every comic from the kept responses (or the mirror), without requests.")
+    public var rebuild = false
+
+    @Option(help: ArgumentHelp("Base URL of the xkcd JSON API.", valueName: "url"))
+    public var xkcdURL = "https://xkcd.com"
+
+    @Option(help: ArgumentHelp("Base URL of the explain xkcd wiki.", valueName: "url"))
+    public var explainURL = "https://www.explainxkcd.com"
+
+    @Option(help: "Requests in flight per site.")
+    public var concurrency = 4
+
+    @Option(help: ArgumentHelp("Seconds before a request is given up and retried.", valueName: "seconds"))
+    public var timeout: Double = 30
+
+    @Flag(help: "Print the summary as JSON.")
+    public var json = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard concurrency >= 1, concurrency <= 16 else {
+            throw ValidationError("--concurrency must be between 1 and 16")
+        }
+        for (name, value) in [("--xkcd-url", xkcdURL), ("--explain-url", explainURL)] {
+            guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("\(name) must be an http or https URL, not '\(value)'")
+            }
+        }
+        if let mirror, !FileManager.default.fileExists(atPath: mirror + "/xkcd/info.0.json") {
+            throw ValidationError("--mirror \(mirror) has no xkcd/info.0.json")
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Synchronization
+
+/// A one-line progress bar on standard error, redrawn at most ten times a second.
+final class ProgressBar: Sendable {
+    private let label: String
+    private let start = Date()
+    private let lastDraw = Mutex(Date.distantPast)
+
+    init(label: String) { self.label = label }
+
+    func update(completed: Int, total: Int, failed: Int) {
+        let now = Date()
+        let isDue = lastDraw.withLock { last in
+            guard now.timeIntervalSince(last) >= 0.1 || completed == total else { return false }
+            last = now
+            return true
+        }
+        guard isDue else { return }
+        let elapsed = max(now.timeIntervalSince(start), 0.001)
+        let rate = Double(completed) / elapsed
+        let fraction = total > 0 ? Double(completed) / Double(total) : 1
+        let cells = 30
+        let filled = Int(fraction * Double(cells))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
+        let failures = failed > 0 ? ", \(failed) failed" : ""
+        let line = String(format: "\r%@ %@ %d/%d (%.0f/s%@)\u{1B}[K", label, bar, completed, total, rate, failures)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
