@@ -4,6 +4,7 @@ import Foundation
 extension XKCDSearch {
     struct About: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "about",
             abstract: "Where the comics and explanations come from, and their licences.")
 
         func run() {

@@ -6,6 +6,7 @@ import XKCDKit
 extension XKCDSearch {
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "explain",
             abstract: "Show the explain xkcd explanation of a comic, its trivia and the wiki link.")
 
         @OptionGroup var global: GlobalOptions

@@ -6,6 +6,7 @@ import XKCDKit
 extension XKCDSearch {
     struct Fav: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fav",
             abstract: "Keep favourite comics, with tags; export and import them.",
             discussion: """
                 Tags are one word of letters, digits, '-' and '_', stored in lower case. \
@@ -18,7 +19,7 @@ extension XKCDSearch {
 
 extension XKCDSearch.Fav {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a comic to the favourites, with tags.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
@@ -33,7 +34,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a comic from the favourites.", aliases: ["rm"])
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a comic from the favourites.", aliases: ["rm"])
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
@@ -44,7 +45,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Tag: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Attach tags to a favourite.")
+        static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String]
@@ -57,7 +58,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Untag: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Detach tags from a favourite.")
+        static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag")) var tags: [String]
@@ -70,7 +71,7 @@ extension XKCDSearch.Fav {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the favourites, by number.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.")
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name")) var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
@@ -95,7 +96,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Tags: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tags with how many favourites carry each.")
+        static let configuration = CommandConfiguration(commandName: "tags", abstract: "List the tags with how many favourites carry each.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
@@ -110,6 +111,7 @@ extension XKCDSearch.Fav {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Write the favourites as JSON, to a file or standard output.",
             discussion: """
                 Format: {"format": "xkcd-search favourites", "version": 1, "exported": ISO 8601, \
@@ -133,6 +135,7 @@ extension XKCDSearch.Fav {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Merge favourites from a file written by 'fav export'.",
             discussion: "Importing is idempotent; a malformed file changes nothing.")
         @OptionGroup var global: GlobalOptions

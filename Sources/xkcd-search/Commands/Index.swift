@@ -14,6 +14,7 @@ extension XKCDSearch {
     /// needed to start. Searching is run once per query, so it must not pay for them.
     struct Index: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "index",
             abstract: IndexOptions.abstract, discussion: IndexOptions.discussion)
 
         @OptionGroup var global: GlobalOptions

@@ -6,6 +6,7 @@ import XKCDKit
 extension XKCDSearch {
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "link",
             abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.")
 
         @OptionGroup var global: GlobalOptions
@@ -22,6 +23,7 @@ extension XKCDSearch {
 
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Open a comic (or its explain xkcd page) in the browser.",
             discussion: """
                 Runs $BROWSER (commands separated by ':', '%s' stands for the URL), else xdg-open. \

@@ -6,6 +6,7 @@ import XKCDKit
 extension XKCDSearch {
     struct Next: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "next",
             abstract: "Show the comic after the one shown last (skipping numbers not in the index).")
 
         @OptionGroup var global: GlobalOptions
@@ -18,6 +19,7 @@ extension XKCDSearch {
 
     struct Prev: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prev",
             abstract: "Show the comic before the one shown last (skipping numbers not in the index).",
             aliases: ["previous"])
 
@@ -30,7 +32,7 @@ extension XKCDSearch {
     }
 
     struct Latest: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the latest comic in the index.")
+        static let configuration = CommandConfiguration(commandName: "latest", abstract: "Show the latest comic in the index.")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: PageOptions
@@ -42,6 +44,7 @@ extension XKCDSearch {
 
     struct Random: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "random",
             abstract: "Show a comic drawn at random from the index, or from the favourites.")
 
         @OptionGroup var global: GlobalOptions

@@ -11,6 +11,7 @@ import Glibc
 extension XKCDSearch {
     struct Repl: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "repl",
             abstract: "Search and browse at a prompt, with history and Tab completion.",
             discussion: """
                 Every command works with the same words, without 'xkcd-search'. A bare query \

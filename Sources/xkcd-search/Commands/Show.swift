@@ -6,6 +6,7 @@ import XKCDKit
 extension XKCDSearch {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show a comic: title text, image, links, transcript and categories.",
             discussion: """
                 The comic shown is remembered, so that 'next' and 'prev' step from it. The \

@@ -5,7 +5,7 @@ import XKCDKit
 
 extension XKCDSearch {
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show what the index holds.")
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show what the index holds.")
 
         @OptionGroup var global: GlobalOptions
 
