@@ -94,7 +94,9 @@ let package = Package(
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
-        .testTarget(name: "XKCDStoreTests", dependencies: ["XKCDStore", "_XKCDTestSupport"]),
+        .testTarget(
+            name: "XKCDStoreTests",
+            dependencies: ["XKCDStore", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDIndexer", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),

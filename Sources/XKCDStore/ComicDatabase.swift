@@ -21,6 +21,11 @@ public struct ComicDatabase: Sendable {
         /// One connection, which opens in a fraction of a pool's time: for a process that runs
         /// one command and exits.
         case single
+        /// One read-only connection, for a process that runs one command that only reads (a
+        /// search). Closing a writable connection checkpoints the WAL and deletes its files,
+        /// which the next process then creates again; closing a read-only one leaves them.
+        /// An index that needs migrating is opened writable once.
+        case readOnly
     }
 
     /// Wraps a connection and brings its schema up to date.
@@ -29,21 +34,40 @@ public struct ComicDatabase: Sendable {
         try wrapped { try Schema.migrator.migrate(writer) }
     }
 
+    /// Wraps a connection whose schema is known to be up to date.
+    private init(current writer: any DatabaseWriter) {
+        self.writer = writer
+    }
+
     /// Opens (or creates) the index file, in WAL mode.
     public static func open(at path: String, connections: Connections = .pool) throws(StoreError) -> ComicDatabase {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        if connections == .readOnly {
+            configuration.readonly = true
+            let isCurrent: Bool
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+                isCurrent = try queue.read { try Schema.migrator.hasCompletedMigrations($0) }
+            } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+                throw .notAnIndex(path: path)
+            } catch {
+                throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
+            }
+            return isCurrent ? ComicDatabase(current: queue) : try open(at: path, connections: .single)
+        }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw .cannotOpen(path: path, reason: "cannot create \(directory.path)")
         }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
         let writer: any DatabaseWriter
         do {
             switch connections {
             case .pool: writer = try DatabasePool(path: path, configuration: configuration)
-            case .single: writer = try DatabaseQueue(path: path, configuration: configuration)
+            case .single, .readOnly: writer = try DatabaseQueue(path: path, configuration: configuration)
             }
         } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
             throw .notAnIndex(path: path)

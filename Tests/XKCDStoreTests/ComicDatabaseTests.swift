@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import XKCDModel
 @testable import XKCDStore
@@ -152,10 +153,38 @@ enum Sample {
         #expect(reopened.path == path)
     }
 
-    @Test func aFileThatIsNotAnIndexGivesAClearError() throws {
+    @Test(arguments: [ComicDatabase.Connections.pool, .single, .readOnly])
+    func aFileThatIsNotAnIndexGivesAClearError(_ connections: ComicDatabase.Connections) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-an-index-\(UUID()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.notAnIndex(path: path)) { try ComicDatabase.open(at: path) }
+        #expect(throws: StoreError.notAnIndex(path: path)) { try ComicDatabase.open(at: path, connections: connections) }
+    }
+
+    @Test func aReadOnlyIndexReadsAndRefusesWrites() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("index.sqlite").path
+        try ComicDatabase.open(at: path, connections: .single)
+            .apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        let reader = try ComicDatabase.open(at: path, connections: .readOnly)
+        #expect(try reader.comic(149)?.title == "Sandwich")
+        #expect(throws: StoreError.cannotWrite(reason: "the file is read-only")) { try reader.setCurrentComicID(149) }
+    }
+
+    /// An index written by an older version is migrated even when opened for reading only.
+    @Test func aReadOnlyOpenMigratesAnOlderIndex() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("index.sqlite").path
+        let older = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(older, upTo: "v1")
+        #expect(try older.read { try Schema.migrator.appliedIdentifiers($0) } == ["v1"])
+        try older.close()
+        let reader = try ComicDatabase.open(at: path, connections: .readOnly)
+        #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
+        let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
+        #expect(applied == ["v1", "v2-ranking"])
     }
 }

@@ -39,7 +39,7 @@ extension XKCDSearch {
 
         func run() throws {
             let text = words.joined(separator: " ")
-            let engine = SearchEngine(database: try global.openDatabase())
+            let engine = SearchEngine(database: try global.openDatabase(connections: .readOnly))
             let results = try engine.search(text, limit: limit, page: page)
             if json {
                 print(try SearchOutput.json(results))

@@ -26,7 +26,7 @@ extension XKCDSearch {
         }
 
         func run() throws {
-            let database = try global.openDatabase()
+            let database = try global.openDatabase(connections: .readOnly)
             let stats = try database.statistics()
             let path = database.path ?? ":memory:"
             let bytes = ["", "-wal"].reduce(0) { total, suffix in
