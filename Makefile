@@ -64,9 +64,11 @@ benchmarks: deps snapshot-dir
 relevance: deps
 	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance $(if $(DB),--db $(abspath $(DB)),)
 
-# Whole-process search time against the sqlite3 shell on the same index.
+# Whole-process search time against the sqlite3 shell on the same index, and against the least
+# a Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release).
 compare: build
+	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
 	scripts/compare-sqlite3.sh $(DB)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-floor

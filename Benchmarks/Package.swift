@@ -8,12 +8,22 @@ let package = Package(
     dependencies: [
         .package(name: "xkcd-search", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
         .executableTarget(
             name: "Relevance",
             dependencies: [.product(name: "XKCDKit", package: "xkcd-search")],
             path: "Relevance"
+        ),
+        .executableTarget(
+            name: "StartupFloor",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "StartupFloor"
         ),
         .executableTarget(
             name: "Parsing",

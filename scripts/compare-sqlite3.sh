@@ -5,6 +5,9 @@
 # usage: scripts/compare-sqlite3.sh [index.sqlite]
 #   default index: ~/.local/share/xkcd-search/index.sqlite (built by `make demo`)
 #   XKCD_SEARCH_BIN  the binary to time (default: .build/release/xkcd-search of this checkout)
+#   FLOOR_BIN        Benchmarks/StartupFloor, built as the release build is (`make compare` does):
+#                    a Swift process with Foundation, GRDB and ArgumentParser that runs only the
+#                    raw query, timed too when it exists (default: .build-floor/release/StartupFloor)
 #   RUNS             runs per command (default: 50)
 #   HYPERFINE=0      time with the date loop even when hyperfine is installed
 #
@@ -15,6 +18,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 db=${1:-$HOME/.local/share/xkcd-search/index.sqlite}
 bin=${XKCD_SEARCH_BIN:-$root/.build/release/xkcd-search}
+floor=${FLOOR_BIN:-$root/.build-floor/release/StartupFloor}
 runs=${RUNS:-50}
 use_hyperfine=0
 [ "${HYPERFINE:-1}" != 0 ] && command -v hyperfine >/dev/null && use_hyperfine=1
@@ -65,7 +69,8 @@ echo "index:   $db"
 echo "binary:  $bin"
 echo "runs:    $runs each ($([ "$use_hyperfine" = 1 ] && echo hyperfine median || echo 'date loop median')), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-printf '%-8s %-40s %12s %12s %8s\n' "query" "xkcd-search search" "cli ms" "sqlite3 ms" "ratio"
+[ -x "$floor" ] || floor=""
+printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "query" "xkcd-search search" "cli ms" "floor ms" "sqlite3 ms" "ratio" "floor"
 for entry in "${queries[@]}"; do
   IFS='|' read -r label query match <<<"$entry"
   cli="$(quote "$bin") search --db $(quote "$db") --color never $(quote "$query")"
@@ -75,8 +80,13 @@ for entry in "${queries[@]}"; do
   bash -c "$raw" >/dev/null || die "failed: $raw"
   cli_ms=$(median_ms "$cli")
   raw_ms=$(median_ms "$raw")
+  floor_ms=- floor_ratio=-
+  if [ -n "$floor" ]; then
+    floor_ms=$(median_ms "$(quote "$floor") $(quote "$db") $(quote "$match")")
+    floor_ratio=$(awk -v a="$floor_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
+  fi
   ratio=$(awk -v a="$cli_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
-  printf '%-8s %-40s %12s %12s %8s\n' "$label" "$query" "$cli_ms" "$raw_ms" "$ratio"
+  printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "$label" "$query" "$cli_ms" "$floor_ms" "$raw_ms" "$ratio" "$floor_ratio"
 done
 
 echo
