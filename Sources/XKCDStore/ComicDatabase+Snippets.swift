@@ -17,22 +17,35 @@ extension ComicDatabase {
     ) throws(StoreError) -> [Comic.ID: String] {
         guard !ids.isEmpty else { return [:] }
         let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [])
+        // Each id travels with its field as `id * 4 + field`, so one statement reads only the
+        // field shown: an explanation is kilobytes, and the other fields would be read for nothing.
+        let requests = ids.map { id in
+            // Fields 1...3 are alt, transcript and explanation, in searchDocument's order.
+            var field = 1
+            if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
+                let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
+                if let best = matches.max(), best > 0 { field = 1 + matches.firstIndex(of: best)! }
+            }
+            return id * RankingIndex.fieldCount + field
+        }
         return try read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, alt, transcript, explanation FROM searchDocument WHERE id IN (SELECT value FROM json_each(?))"),
-                arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: """
+                    SELECT d.id, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                    """),
+                arguments: ["[" + requests.map(String.init).joined(separator: ",") + "]"])
             var result: [Int: String] = [:]
-            for row in rows {
+            while let row = try rows.next() {
                 let id: Int = row[0]
-                // Columns 1...3 are alt, transcript and explanation: ranking fields 1...3.
-                var column = 1
-                if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
-                    let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
-                    if let best = matches.max(), best > 0 { column = 1 + matches.firstIndex(of: best)! }
+                result[id] = try row.withUnsafeData(atIndex: 1) { data in
+                    (data ?? Data()).withUnsafeBytes { bytes in
+                        // Text ends at a NUL, as it does for a String read from SQLite.
+                        let end = bytes.baseAddress.flatMap { base in memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - base } }
+                        let text = UnsafeRawBufferPointer(rebasing: bytes[..<(end ?? bytes.count)])
+                        return SnippetWindow.best(in: text, matcher: matcher, length: length).render(text, marks: marks)
+                    }
                 }
-                let text: String = row[column]
-                let window = SnippetWindow.best(in: text, matcher: matcher, length: length)
-                result[id] = window.render(text, marks: marks)
             }
             return result
         }
@@ -44,8 +57,9 @@ struct SnippetMatcher {
     /// Lower-case ASCII byte patterns: whole words, then prefixes (stems).
     let words: [[UInt8]]
     let prefixes: [[UInt8]]
-    /// First bytes of the words and prefixes: most tokens are rejected by one lookup.
-    let firstBytes: [Bool]
+    /// Per byte: whether it is part of a word, and whether a word starting with it may match
+    /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
+    let byteClasses: [UInt8]
 
     init(words: [String], stems: [String]) {
         self.words = words.map { Array($0.lowercased().utf8) }
@@ -56,19 +70,29 @@ struct SnippetMatcher {
             if stem.hasSuffix("i") { prefixes.append(Array(stem.dropLast().utf8)) }
         }
         self.prefixes = prefixes
-        var firstBytes = [Bool](repeating: false, count: 256)
-        for pattern in self.words + prefixes where !pattern.isEmpty { firstBytes[Int(pattern[0])] = true }
-        self.firstBytes = firstBytes
+        var byteClasses = [UInt8](repeating: 0, count: 256)
+        for byte in 0...255 where SnippetWindow.isWordByte(UInt8(byte)) { byteClasses[byte] = Self.wordByte }
+        for pattern in self.words + prefixes where !pattern.isEmpty {
+            for byte in 0...255 where SnippetWindow.lowered(UInt8(byte)) == pattern[0] { byteClasses[byte] |= Self.firstByte }
+        }
+        self.byteClasses = byteClasses
     }
 
-    /// The index of the query word `token` matches, or nil. Prefix matches share the index
-    /// space after the whole words.
-    func match(_ token: ArraySlice<UInt8>) -> Int? {
-        guard let first = token.first, firstBytes[Int(first)] else { return nil }
-        if let index = words.firstIndex(where: { $0.elementsEqual(token) }) { return index }
-        if let index = prefixes.firstIndex(where: { token.count >= $0.count && token.starts(with: $0) }) {
-            return words.count + index
+    /// Bits of ``byteClasses``.
+    static let wordByte: UInt8 = 1, firstByte: UInt8 = 2
+
+    /// The index of the query word the token `text[range]` matches once ASCII letters are
+    /// lowered, or nil. Prefix matches share the index space after the whole words.
+    func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        func hasPrefix(_ pattern: [UInt8]) -> Bool {
+            guard pattern.count <= range.count else { return false }
+            for (offset, byte) in pattern.enumerated() where SnippetWindow.lowered(text[range.lowerBound + offset]) != byte {
+                return false
+            }
+            return true
         }
+        if let index = words.firstIndex(where: { $0.count == range.count && hasPrefix($0) }) { return index }
+        if let index = prefixes.firstIndex(where: hasPrefix) { return words.count + index }
         return nil
     }
 
@@ -77,38 +101,47 @@ struct SnippetMatcher {
 
 /// The words of one field around its densest cluster of query words.
 struct SnippetWindow {
-    var tokens: [(start: Int, end: Int, isMatch: Bool)]
+    struct Token {
+        var start: Int32
+        var end: Int32
+        /// The query word matched (see ``SnippetMatcher/match(_:_:)``), or -1.
+        var match: Int32
+        var isMatch: Bool { match >= 0 }
+    }
+
+    var tokens: [Token]
     var first: Int
     var last: Int
     var distinctMatches: Int
 
-    static func best(in text: String, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
-        var tokens: [(start: Int, end: Int, isMatch: Bool)] = []
-        var matched: [Int] = []
-        // Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-        }
-        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-        var word: [UInt8] = []
-        var utf8 = text
-        utf8.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                guard isWordByte(bytes[index]) else {
+    /// Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
+    @inline(__always)
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 26
+    }
+
+    @inline(__always)
+    static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+    /// - Parameter text: UTF-8 bytes.
+    static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
+        // A token takes at least one byte and a separator, so this many always fit.
+        let tokens = [Token](unsafeUninitializedCapacity: text.count / 2 + 1) { buffer, count in
+            matcher.byteClasses.withUnsafeBufferPointer { classes in
+                var index = 0
+                while index < text.count {
+                    let startClass = classes[Int(text[index])]
+                    guard startClass & SnippetMatcher.wordByte != 0 else {
+                        index += 1
+                        continue
+                    }
+                    let start = index
                     index += 1
-                    continue
+                    while index < text.count, classes[Int(text[index])] & SnippetMatcher.wordByte != 0 { index += 1 }
+                    let match = startClass & SnippetMatcher.firstByte != 0 ? matcher.match(text, start..<index) ?? -1 : -1
+                    buffer.initializeElement(at: count, to: Token(start: Int32(start), end: Int32(index), match: Int32(match)))
+                    count += 1
                 }
-                let start = index
-                while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
-                var match: Int?
-                if matcher.firstBytes[Int(lowered(bytes[start]))] {
-                    word.removeAll(keepingCapacity: true)
-                    for position in start..<index { word.append(lowered(bytes[position])) }
-                    match = matcher.match(word[...])
-                }
-                tokens.append((start, index, match != nil))
-                matched.append(match ?? -1)
             }
         }
         guard !tokens.isEmpty else { return SnippetWindow(tokens: [], first: 0, last: -1, distinctMatches: 0) }
@@ -116,15 +149,16 @@ struct SnippetWindow {
         var distinct = 0, hits = 0
         var best = (distinct: -1, hits: -1, first: 0)
         for end in 0..<tokens.count {
-            if matched[end] >= 0 {
-                if counts[matched[end]] == 0 { distinct += 1 }
-                counts[matched[end]] += 1
+            let entering = Int(tokens[end].match)
+            if entering >= 0 {
+                if counts[entering] == 0 { distinct += 1 }
+                counts[entering] += 1
                 hits += 1
             }
             let start = end - length + 1
-            if start > 0, matched[start - 1] >= 0 {
-                counts[matched[start - 1]] -= 1
-                if counts[matched[start - 1]] == 0 { distinct -= 1 }
+            if start > 0, case let leaving = Int(tokens[start - 1].match), leaving >= 0 {
+                counts[leaving] -= 1
+                if counts[leaving] == 0 { distinct -= 1 }
                 hits -= 1
             }
             if (distinct, hits) > (best.distinct, best.hits) {
@@ -140,23 +174,61 @@ struct SnippetWindow {
         return SnippetWindow(tokens: tokens, first: first, last: last, distinctMatches: best.distinct)
     }
 
-    func render(_ text: String, marks: (open: String, close: String)) -> String {
+    /// The window's words with matches between `marks`, `…` where text is cut, and each run of
+    /// line breaks made one space.
+    ///
+    /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:)` was given.
+    func render(_ text: UnsafeRawBufferPointer, marks: (open: String, close: String)) -> String {
         guard first <= last else { return "" }
-        let utf8 = Array(text.utf8)
-        var out = first > 0 ? "…" : ""
-        var cursor = tokens[first].start
-        for index in first...last {
-            let token = tokens[index]
-            out += String(decoding: utf8[cursor..<token.start], as: UTF8.self)
-            let word = String(decoding: utf8[token.start..<token.end], as: UTF8.self)
-            out += token.isMatch ? marks.open + word + marks.close : word
-            cursor = token.end
+        let ellipsis = Array("…".utf8), open = Array(marks.open.utf8), close = Array(marks.close.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(tokens[last].end - tokens[first].start) + 2 * ellipsis.count + (last - first + 1) * (open.count + close.count))
+        if first > 0 { out += ellipsis }
+        var cursor = Int(tokens[first].start)
+        for token in tokens[first...last] {
+            out += text[cursor..<Int(token.start)]
+            if token.isMatch { out += open }
+            out += text[Int(token.start)..<Int(token.end)]
+            if token.isMatch { out += close }
+            cursor = Int(token.end)
         }
         if last < tokens.count - 1 {
-            out += "…"
+            out += ellipsis
         } else {
-            out += String(decoding: utf8[cursor...], as: UTF8.self)
+            out += text[cursor...]
         }
-        return out.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return String(decoding: Self.joiningLines(out), as: UTF8.self)
+    }
+
+    /// `utf8` split at line breaks (the scalars `Character.isNewline` accepts) with empty
+    /// pieces dropped, joined by single spaces.
+    static func joiningLines(_ utf8: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var pendingSpace = false
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            var breakLength = 0
+            switch byte {
+            case 0x0A...0x0D: breakLength = 1  // LF, VT, FF, CR
+            case 0xC2 where index + 1 < utf8.count && utf8[index + 1] == 0x85: breakLength = 2  // NEL
+            case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                breakLength = 3  // LINE SEPARATOR, PARAGRAPH SEPARATOR
+            default: break
+            }
+            if breakLength > 0 {
+                pendingSpace = !out.isEmpty
+                index += breakLength
+                continue
+            }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(byte)
+            index += 1
+        }
+        return out
     }
 }
