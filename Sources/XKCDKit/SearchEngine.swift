@@ -81,7 +81,12 @@ public struct SearchEngine: Sendable {
             throw SearchError.queryTooLong(length: text.count, limit: Self.maximumQueryLength)
         }
         let query = try parser.parse(text)
-        var ranking = try rank(query)
+        let limit = max(1, limit)
+        let page = max(1, page)
+        // Only the pages up to this one need to be in order; the exact comic may take one place.
+        let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
+        let ordered = overflow ? Int.max : shown + 1
+        var ranking = try rank(query, ordering: ordered)
         var corrected: String?
         var suggestion: String?
         if let textQuery = query.text {
@@ -92,7 +97,7 @@ public struct SearchEngine: Sendable {
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
-                let retry = try rank(correctedQuery)
+                let retry = try rank(correctedQuery, ordering: ordered)
                 if !retry.ids.isEmpty || ranking.ids.isEmpty {
                     ranking = retry
                     corrected = correctedQuery.description
@@ -104,8 +109,6 @@ public struct SearchEngine: Sendable {
             }
         }
 
-        let limit = max(1, limit)
-        let page = max(1, page)
         let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
         let summaries = try database.summaries(of: pageIDs)
         let snippets = try database.snippets(
@@ -122,6 +125,7 @@ public struct SearchEngine: Sendable {
     }
 
     private struct Ranking {
+        /// Every result; only as many as the caller asked for are in ranking order.
         var ids: [Comic.ID] = []
         var scores: TermScores?
         var partial: Set<Comic.ID> = []
@@ -132,11 +136,12 @@ public struct SearchEngine: Sendable {
         var words: [String] = []
     }
 
-    private func rank(_ query: SearchQuery) throws -> Ranking {
+    /// - Parameter ordered: how many of the first results must be in order.
+    private func rank(_ query: SearchQuery, ordering ordered: Int) throws -> Ranking {
         var ranking = Ranking()
         let allowed = try database.comicIDs(passingFiltersOf: query)
         if let text = query.text, text.hasSearchableWord {
-            ranking = try rankText(text, allowed: allowed)
+            ranking = try rankText(text, allowed: allowed, ordering: ordered)
         } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow.
@@ -153,7 +158,7 @@ public struct SearchEngine: Sendable {
         return ranking
     }
 
-    private func rankText(_ text: TextQuery, allowed: Set<Comic.ID>?) throws -> Ranking {
+    private func rankText(_ text: TextQuery, allowed: Set<Comic.ID>?, ordering ordered: Int) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
         for prefix in text.positivePrefixes {
@@ -165,25 +170,36 @@ public struct SearchEngine: Sendable {
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
         ranking.words = words
 
-        var strict: Set<Comic.ID>
+        var strict: [Comic.ID]
         if text.isPlainWords {
-            strict = terms.unknownWords.isEmpty ? Set(terms.matchingAll) : []
+            strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = try database.comicIDs(matching: text)
+            strict = Array(try database.comicIDs(matching: text))
         }
-        if let allowed { strict.formIntersection(allowed) }
+        if let allowed { strict.removeAll { !allowed.contains($0) } }
+        // Higher score first, then lower number: a total order, so the first results are the
+        // same however many of the rest are left unsorted.
+        let scores = terms.scores
+        func precedes(_ a: Comic.ID, _ b: Comic.ID) -> Bool {
+            let scoreA = a < scores.count ? scores[a] : 0
+            let scoreB = b < scores.count ? scores[b] : 0
+            return scoreA > scoreB || (scoreA == scoreB && a < b)
+        }
 
         var partial: [Comic.ID] = []
         // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
         if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
             let excluded = try text.exclusions.map { try database.comicIDs(matching: .or($0)) } ?? []
+            let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
-                !strict.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
+                !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
             }
-            partial = Array(partial.sorted { (terms.score($0), $1) > (terms.score($1), $0) }.prefix(Self.fallbackLimit))
+            partial.sortPrefix(Self.fallbackLimit, by: precedes)
+            partial.removeSubrange(min(Self.fallbackLimit, partial.count)...)
         }
 
-        ranking.ids = strict.sorted { (terms.score($0), $1) > (terms.score($1), $0) } + partial
+        strict.sortPrefix(ordered, by: precedes)
+        ranking.ids = strict + partial
         ranking.scores = terms
         ranking.partial = Set(partial)
         return ranking
@@ -225,6 +241,46 @@ public struct SearchEngine: Sendable {
             if let best { corrections[word] = best.term }
         }
         return corrections
+    }
+}
+
+extension Array {
+    /// Puts the first `count` elements in `areInIncreasingOrder` at the front, in order; the
+    /// others follow in no particular order.
+    ///
+    /// A page of results needs its ten best of thousands in order, not the thousands:
+    /// O(n log count) with a heap instead of O(n log n).
+    mutating func sortPrefix(_ count: Int, by areInIncreasingOrder: (Element, Element) -> Bool) {
+        guard count > 0, self.count > 1 else { return }
+        guard count < self.count / 4 else { return sort(by: areInIncreasingOrder) }
+        // A heap of the best `count` so far, the worst of them at the root.
+        var heap = Array(self[..<count])
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                var worst = parent
+                let left = 2 * parent + 1, right = left + 1
+                if left < heap.count, areInIncreasingOrder(heap[worst], heap[left]) { worst = left }
+                if right < heap.count, areInIncreasingOrder(heap[worst], heap[right]) { worst = right }
+                if worst == parent { return }
+                heap.swapAt(parent, worst)
+                parent = worst
+            }
+        }
+        for index in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        var rest: [Element] = []
+        rest.reserveCapacity(self.count - count)
+        for element in self[count...] {
+            if areInIncreasingOrder(element, heap[0]) {
+                rest.append(heap[0])
+                heap[0] = element
+                siftDown(0)
+            } else {
+                rest.append(element)
+            }
+        }
+        heap.sort(by: areInIncreasingOrder)
+        self = heap + rest
     }
 }
 

@@ -189,3 +189,33 @@ struct HostileSearchTests {
         #expect(throws: SearchError.self) { try engine.search(huge) }
     }
 }
+
+@Suite("Ordering only the first results")
+struct SortPrefixTests {
+    @Test(arguments: [0, 1, 3, 10, 24, 99, 100, 101, 1_000])
+    func theFirstElementsAreThoseOfAFullSort(_ count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 5, 40, 400] {
+            // Few distinct keys, so that ties are broken by the second key as the engine does.
+            let elements = (0..<size).map { (key: Int.random(in: 0..<8, using: &generator), id: $0) }.shuffled()
+            let precedes = { (a: (key: Int, id: Int), b: (key: Int, id: Int)) in a.key > b.key || (a.key == b.key && a.id < b.id) }
+            var partial = elements
+            partial.sortPrefix(count, by: precedes)
+            let sorted = elements.sorted(by: precedes)
+            #expect(partial.prefix(count).map(\.id) == sorted.prefix(count).map(\.id))
+            #expect(partial.map(\.id).sorted() == elements.map(\.id).sorted())
+        }
+    }
+}
+
+@Suite("Pages in the order of the whole ranking")
+struct PageOrderTests {
+    @Test(arguments: ["the", "comic", "python environment", "physics -math", "tabl*", "a OR the"])
+    func pagesConcatenateToTheFirstResultsOfOneLargePage(_ query: String) async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        let large = try engine.search(query, limit: 12).results.map(\.id)
+        var paged: [Int] = []
+        for page in 1...4 { paged += try engine.search(query, limit: 3, page: page).results.map(\.id) }
+        #expect(paged == large)
+    }
+}
