@@ -83,21 +83,31 @@ public struct SearchEngine: Sendable {
         let query = try parser.parse(text)
         let limit = max(1, limit)
         let page = max(1, page)
+        // One read for all the steps: each read of its own costs about as much as a lookup.
+        return try database.reading { snapshot in
+            try search(query, text: text, limit: limit, page: page, in: snapshot)
+        }
+    }
+
+    private func search(
+        _ query: SearchQuery, text: String, limit: Int, page: Int, in snapshot: ComicDatabase.Snapshot
+    ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
         let ordered = overflow ? Int.max : shown + 1
-        var ranking = try rank(query, ordering: ordered)
+        var ranking = try rank(query, ordering: ordered, in: snapshot)
         var corrected: String?
         var suggestion: String?
         if let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
-            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil)
-            let hints = try spellingCorrections(for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts)
+            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
+            let hints = try spellingCorrections(
+                for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
-                let retry = try rank(correctedQuery, ordering: ordered)
+                let retry = try rank(correctedQuery, ordering: ordered, in: snapshot)
                 if !retry.ids.isEmpty || ranking.ids.isEmpty {
                     ranking = retry
                     corrected = correctedQuery.description
@@ -110,8 +120,8 @@ public struct SearchEngine: Sendable {
         }
 
         let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
-        let summaries = try database.summaries(of: pageIDs)
-        let snippets = try database.snippets(
+        let summaries = try snapshot.summaries(of: pageIDs)
+        let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
         let results = pageIDs.compactMap { id -> SearchResult? in
             guard let summary = summaries[id] else { return nil }
@@ -137,34 +147,38 @@ public struct SearchEngine: Sendable {
     }
 
     /// - Parameter ordered: how many of the first results must be in order.
-    private func rank(_ query: SearchQuery, ordering ordered: Int) throws -> Ranking {
+    private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
-        let allowed = try database.comicIDs(passingFiltersOf: query)
+        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
         if let text = query.text, text.hasSearchableWord {
-            ranking = try rankText(text, allowed: allowed, ordering: ordered)
+            ranking = try rankText(text, allowed: allowed, ordering: ordered, in: snapshot)
         } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow.
-            ranking.ids = try database.summaries(ordered: query.sort, among: allowed).map(\.id)
+            ranking.ids = try snapshot.summaries(ordered: query.sort, among: allowed).map(\.id)
         }
-        if let number = query.exactComic, allowed?.contains(number) ?? true, try database.comic(number) != nil {
+        if let number = query.exactComic, allowed?.contains(number) ?? true,
+            try snapshot.summaries(of: [number])[number] != nil
+        {
             ranking.ids.removeAll { $0 == number }
             ranking.ids.insert(number, at: 0)
             ranking.partial.remove(number)
         }
         if query.sort != .relevance, query.text != nil {
-            try sort(&ranking.ids, by: query.sort)
+            try sort(&ranking.ids, by: query.sort, in: snapshot)
         }
         return ranking
     }
 
-    private func rankText(_ text: TextQuery, allowed: Set<Comic.ID>?, ordering ordered: Int) throws -> Ranking {
+    private func rankText(
+        _ text: TextQuery, allowed: Set<Comic.ID>?, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot
+    ) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
         for prefix in text.positivePrefixes {
-            words += try database.commonWords(startingWith: prefix, limit: 3)
+            words += try snapshot.commonWords(startingWith: prefix, limit: 3)
         }
-        let terms = try database.termScores(for: words, weights: weights)
+        let terms = try snapshot.termScores(for: words, weights: weights)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
@@ -174,7 +188,7 @@ public struct SearchEngine: Sendable {
         if text.isPlainWords {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = Array(try database.comicIDs(matching: text))
+            strict = Array(try snapshot.comicIDs(matching: text))
         }
         if let allowed { strict.removeAll { !allowed.contains($0) } }
         // Higher score first, then lower number: a total order, so the first results are the
@@ -189,7 +203,7 @@ public struct SearchEngine: Sendable {
         var partial: [Comic.ID] = []
         // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
         if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
-            let excluded = try text.exclusions.map { try database.comicIDs(matching: .or($0)) } ?? []
+            let excluded = try text.exclusions.map { try snapshot.comicIDs(matching: .or($0)) } ?? []
             let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
                 !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
@@ -205,8 +219,8 @@ public struct SearchEngine: Sendable {
         return ranking
     }
 
-    private func sort(_ ids: inout [Comic.ID], by order: SearchSort) throws {
-        let summaries = try database.summaries(of: ids)
+    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.Snapshot) throws {
+        let summaries = try snapshot.summaries(of: ids)
         func date(_ id: Comic.ID) -> ComicDate { summaries[id]?.date ?? ComicDate(year: 0, month: 0, day: 0) }
         switch order {
         case .relevance: break
@@ -221,7 +235,9 @@ public struct SearchEngine: Sendable {
     ///
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
-    func spellingCorrections(for words: [String], requiringMoreCommonThan counts: [String: Int]?) throws -> [String: String] {
+    func spellingCorrections(
+        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.Snapshot
+    ) throws -> [String: String] {
         var corrections: [String: String] = [:]
         for word in words {
             let typed = word.lowercased()
@@ -230,7 +246,7 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedBytes = Array(typed.utf8)
             var best: (term: String, distance: Int, count: Int)?
-            for (term, count) in try database.spellingCandidates(near: typed, slack: allowed)
+            for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed)
             where count >= minimumCount && term != typed {
                 let distance = EditDistance.damerauLevenshtein(typedBytes, Array(term.utf8), limit: allowed)
                 guard distance <= allowed else { continue }

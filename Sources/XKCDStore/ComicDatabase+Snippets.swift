@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase {
+extension ComicDatabase.Snapshot {
     /// A short extract of each comic's best-matching field (title text, transcript or
     /// explanation), with the query's words wrapped in `marks`.
     ///
@@ -28,7 +28,7 @@ extension ComicDatabase {
             }
             return id * RankingIndex.fieldCount + field
         }
-        return try read { db in
+        return try wrapped {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT d.id, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END

@@ -114,6 +114,18 @@ final class RankingCache: Sendable {
 }
 
 extension ComicDatabase {
+    /// BM25F scores of `words` (see ``Snapshot/termScores(for:weights:)``).
+    public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+        try snapshot { snapshot throws(StoreError) in try snapshot.termScores(for: words, weights: weights) }
+    }
+
+    /// Rebuilds the ranking statistics from the stored documents.
+    public func rebuildRankingIndex() throws(StoreError) {
+        try write { db in try RankingIndex.rebuild(db) }
+    }
+}
+
+extension ComicDatabase.Snapshot {
     /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
     ///
     /// Reads one postings blob per distinct stem, and one per word whose exact form differs
@@ -122,9 +134,8 @@ extension ComicDatabase {
     /// SELECT documentCount, postings FROM rankingTerm WHERE term = ?
     /// ```
     public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
-        let cache = rankingCache
-        return try read { db in
-            let lengths = try cache.documentLengths(db)
+        try wrapped {
+            let lengths = try rankingCache.documentLengths(db)
             let tokenizer = try db.makeTokenizer(RankingIndex.tokenizerDescriptor)
             let exactTokenizer = try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor)
             let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
@@ -248,10 +259,5 @@ extension ComicDatabase {
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
             documentCount: lengths.documentCount)
-    }
-
-    /// Rebuilds the ranking statistics from the stored documents.
-    public func rebuildRankingIndex() throws(StoreError) {
-        try write { db in try RankingIndex.rebuild(db) }
     }
 }
