@@ -54,25 +54,30 @@ extension ComicDatabase.Snapshot {
 
 /// Decides which words of a field to highlight.
 struct SnippetMatcher {
-    /// Lower-case ASCII byte patterns: whole words, then prefixes (stems).
-    let words: [[UInt8]]
-    let prefixes: [[UInt8]]
+    /// Lower-case byte patterns end to end: whole words, then prefixes (stems). Pattern `i`
+    /// spans `patterns[spans[i]]`; the first `wordCount` must equal a token, the others begin one.
+    let patterns: [UInt8]
+    let spans: [Range<Int>]
+    let wordCount: Int
     /// Per byte: whether it is part of a word, and whether a word starting with it may match
     /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
     let byteClasses: [UInt8]
 
     init(words: [String], stems: [String]) {
-        self.words = words.map { Array($0.lowercased().utf8) }
+        var patterns = words.map { Array($0.lowercased().utf8) }
+        wordCount = patterns.count
         // A porter stem ending in "i" stands for words ending in "y" too ("lucki" for "lucky").
-        var prefixes: [[UInt8]] = []
         for stem in stems where stem.utf8.count >= 3 {
-            prefixes.append(Array(stem.utf8))
-            if stem.hasSuffix("i") { prefixes.append(Array(stem.dropLast().utf8)) }
+            patterns.append(Array(stem.utf8))
+            if stem.hasSuffix("i") { patterns.append(Array(stem.dropLast().utf8)) }
         }
-        self.prefixes = prefixes
+        self.patterns = patterns.flatMap { $0 }
+        var spans: [Range<Int>] = []
+        for pattern in patterns { spans.append((spans.last?.upperBound ?? 0)..<(spans.last?.upperBound ?? 0) + pattern.count) }
+        self.spans = spans
         var byteClasses = [UInt8](repeating: 0, count: 256)
         for byte in 0...255 where SnippetWindow.isWordByte(UInt8(byte)) { byteClasses[byte] = Self.wordByte }
-        for pattern in self.words + prefixes where !pattern.isEmpty {
+        for pattern in patterns where !pattern.isEmpty {
             for byte in 0...255 where SnippetWindow.lowered(UInt8(byte)) == pattern[0] { byteClasses[byte] |= Self.firstByte }
         }
         self.byteClasses = byteClasses
@@ -81,38 +86,37 @@ struct SnippetMatcher {
     /// Bits of ``byteClasses``.
     static let wordByte: UInt8 = 1, firstByte: UInt8 = 2
 
-    /// The index of the query word the token `text[range]` matches once ASCII letters are
-    /// lowered, or nil. Prefix matches share the index space after the whole words.
+    /// The index of the first pattern the token `text[range]` matches once ASCII letters are
+    /// lowered, or nil.
     func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        func hasPrefix(_ pattern: [UInt8]) -> Bool {
-            guard pattern.count <= range.count else { return false }
-            for (offset, byte) in pattern.enumerated() where SnippetWindow.lowered(text[range.lowerBound + offset]) != byte {
-                return false
+        patterns.withUnsafeBufferPointer { patterns in
+            for (index, span) in spans.enumerated() {
+                guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
+                var offset = 0
+                while offset < span.count, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[span.lowerBound + offset] {
+                    offset += 1
+                }
+                if offset == span.count { return index }
             }
-            return true
+            return nil
         }
-        if let index = words.firstIndex(where: { $0.count == range.count && hasPrefix($0) }) { return index }
-        if let index = prefixes.firstIndex(where: hasPrefix) { return words.count + index }
-        return nil
     }
 
-    var count: Int { words.count + prefixes.count }
+    var count: Int { spans.count }
 }
 
 /// The words of one field around its densest cluster of query words.
+///
+/// Explanations run to 200 kB, and a snippet used to cost most of a search while looking at
+/// every word. Words are found eight bytes at a time (``WordBlocks``): a block's words are
+/// counted with one popcount, and only those starting with the first byte of a query word are
+/// read. The window is then chosen from the query words' positions alone, and only its own
+/// words are delimited.
 struct SnippetWindow {
-    struct Token {
-        var start: Int32
-        var end: Int32
-        /// The query word matched (see ``SnippetMatcher/match(_:_:)``), or -1.
-        var match: Int32
-        var isMatch: Bool { match >= 0 }
-    }
-
-    var tokens: [Token]
-    var first: Int
-    var last: Int
-    var distinctMatches: Int
+    /// The window's words: their bytes in the text and whether each is a query word.
+    var words: [(range: Range<Int>, isMatch: Bool)]
+    /// Whether words before or after the window are left out.
+    var isCutBefore = false, isCutAfter = false
 
     /// Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
     @inline(__always)
@@ -123,55 +127,121 @@ struct SnippetWindow {
     @inline(__always)
     static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
+    /// The window of `length` words holding the most distinct query words, then the most
+    /// query words, the earliest such; moved to start three words before its first query word
+    /// when the text goes on long enough.
+    ///
     /// - Parameter text: UTF-8 bytes.
     static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
-        // A token takes at least one byte and a separator, so this many always fit.
-        let tokens = [Token](unsafeUninitializedCapacity: text.count / 2 + 1) { buffer, count in
-            matcher.byteClasses.withUnsafeBufferPointer { classes in
-                var index = 0
-                while index < text.count {
-                    let startClass = classes[Int(text[index])]
-                    guard startClass & SnippetMatcher.wordByte != 0 else {
-                        index += 1
-                        continue
-                    }
-                    let start = index
-                    index += 1
-                    while index < text.count, classes[Int(text[index])] & SnippetMatcher.wordByte != 0 { index += 1 }
-                    let match = startClass & SnippetMatcher.firstByte != 0 ? matcher.match(text, start..<index) ?? -1 : -1
-                    buffer.initializeElement(at: count, to: Token(start: Int32(start), end: Int32(index), match: Int32(match)))
-                    count += 1
+        let length = max(length, 1)
+        // Query words in text order: word number and pattern.
+        var matches: [(ordinal: Int, pattern: Int)] = []
+        var wordCount = 0
+        // The first bytes of the patterns, each repeated over a block.
+        let firstBytes = (0...255).filter { byte in
+            matcher.byteClasses[byte] & SnippetMatcher.firstByte != 0 && lowered(UInt8(byte)) == UInt8(byte)
+        }.map { WordBlocks.ones(UInt64($0)) }
+        let checksEveryStart = firstBytes.count > 8
+        WordBlocks(text).forEach { offset, block, starts, ends in
+            guard starts != 0 else { return true }
+            // Starts of words whose first byte, lowered, begins a pattern.
+            var candidates = starts
+            if !checksEveryStart {
+                let lowered = block | (WordBlocks.letters(block) >> 2)
+                var equal: UInt64 = 0
+                for byte in firstBytes { equal |= WordBlocks.zeroBytes(lowered ^ byte) }
+                candidates &= equal
+            }
+            while candidates != 0 {
+                let bit = candidates.trailingZeroBitCount
+                candidates &= candidates &- 1
+                let start = offset + bit / 8
+                guard matcher.byteClasses[Int(text[start])] & SnippetMatcher.firstByte != 0 else { continue }
+                var end: Int
+                if case let endsAfter = ends & ~((1 << UInt64(bit)) &- 1), endsAfter != 0 {
+                    end = offset + endsAfter.trailingZeroBitCount / 8
+                } else {
+                    end = min(offset + 8, text.count)
+                    while end < text.count, isWordByte(text[end]) { end += 1 }
+                }
+                if let pattern = matcher.match(text, start..<end) {
+                    matches.append((wordCount + (starts & ((1 << UInt64(bit)) &- 1)).nonzeroBitCount, pattern))
                 }
             }
+            wordCount += starts.nonzeroBitCount
+            return true
         }
-        guard !tokens.isEmpty else { return SnippetWindow(tokens: [], first: 0, last: -1, distinctMatches: 0) }
+        guard wordCount > 0 else { return SnippetWindow(words: []) }
+
+        // Sliding the window one word at a time, its counts change only where a query word
+        // enters (window ending on it) or leaves (ending `length` words after it), and a better
+        // window can only begin where one enters; so only those ends are visited.
         var counts = [Int](repeating: 0, count: matcher.count)
         var distinct = 0, hits = 0
-        var best = (distinct: -1, hits: -1, first: 0)
-        for end in 0..<tokens.count {
-            let entering = Int(tokens[end].match)
-            if entering >= 0 {
-                if counts[entering] == 0 { distinct += 1 }
-                counts[entering] += 1
+        var best = (distinct: 0, hits: 0, first: 0)
+        var entering = 0, leaving = 0
+        while entering < matches.count || leaving < matches.count {
+            let enterEnd = entering < matches.count ? matches[entering].ordinal : .max
+            let leaveEnd = leaving < matches.count ? matches[leaving].ordinal + length : .max
+            let end = min(enterEnd, leaveEnd)
+            guard end < wordCount else { break }
+            if enterEnd == end {
+                let pattern = matches[entering].pattern
+                if counts[pattern] == 0 { distinct += 1 }
+                counts[pattern] += 1
                 hits += 1
+                entering += 1
             }
-            let start = end - length + 1
-            if start > 0, case let leaving = Int(tokens[start - 1].match), leaving >= 0 {
-                counts[leaving] -= 1
-                if counts[leaving] == 0 { distinct -= 1 }
+            if leaveEnd == end {
+                let pattern = matches[leaving].pattern
+                counts[pattern] -= 1
+                if counts[pattern] == 0 { distinct -= 1 }
                 hits -= 1
+                leaving += 1
             }
             if (distinct, hits) > (best.distinct, best.hits) {
-                best = (distinct, hits, max(start, 0))
+                best = (distinct, hits, max(end - length + 1, 0))
             }
         }
         // Start a little before the first match so the words have some context.
         var first = best.first
-        if let firstMatch = (first..<min(first + length, tokens.count)).first(where: { tokens[$0].isMatch }) {
-            first = max(0, min(firstMatch - 3, tokens.count - length))
+        if let firstMatch = matches.first(where: { $0.ordinal >= first })?.ordinal, firstMatch < first + length {
+            first = max(0, min(firstMatch - 3, wordCount - length))
         }
-        let last = min(first + length, tokens.count) - 1
-        return SnippetWindow(tokens: tokens, first: first, last: last, distinctMatches: best.distinct)
+        let last = min(first + length, wordCount) - 1
+
+        var words: [(range: Range<Int>, isMatch: Bool)] = []
+        words.reserveCapacity(last - first + 1)
+        var nextMatch = 0
+        var ordinal = 0  // of the next word to start
+        var open: Int?  // start of a window word whose end is yet to come
+        func close(at end: Int) {
+            guard let start = open else { return }
+            while nextMatch < matches.count, matches[nextMatch].ordinal < ordinal - 1 { nextMatch += 1 }
+            words.append((start..<end, nextMatch < matches.count && matches[nextMatch].ordinal == ordinal - 1))
+            open = nil
+        }
+        WordBlocks(text).forEach { offset, _, starts, ends in
+            guard open != nil || ordinal + starts.nonzeroBitCount > first else {
+                ordinal += starts.nonzeroBitCount
+                return true
+            }
+            var boundaries = starts | ends
+            while boundaries != 0 {
+                let bit = boundaries.trailingZeroBitCount
+                boundaries &= boundaries &- 1
+                if starts & (1 << UInt64(bit)) != 0 {
+                    if ordinal >= first { open = offset + bit / 8 }
+                    ordinal += 1
+                } else {
+                    close(at: offset + bit / 8)
+                    if ordinal > last { return false }
+                }
+            }
+            return true
+        }
+        close(at: text.count)
+        return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < wordCount - 1)
     }
 
     /// The window's words with matches between `marks`, `…` where text is cut, and each run of
@@ -179,20 +249,21 @@ struct SnippetWindow {
     ///
     /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:)` was given.
     func render(_ text: UnsafeRawBufferPointer, marks: (open: String, close: String)) -> String {
-        guard first <= last else { return "" }
+        guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Array("…".utf8), open = Array(marks.open.utf8), close = Array(marks.close.utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(Int(tokens[last].end - tokens[first].start) + 2 * ellipsis.count + (last - first + 1) * (open.count + close.count))
-        if first > 0 { out += ellipsis }
-        var cursor = Int(tokens[first].start)
-        for token in tokens[first...last] {
-            out += text[cursor..<Int(token.start)]
-            if token.isMatch { out += open }
-            out += text[Int(token.start)..<Int(token.end)]
-            if token.isMatch { out += close }
-            cursor = Int(token.end)
+        out.reserveCapacity(
+            last.range.upperBound - first.range.lowerBound + 2 * ellipsis.count + words.count * (open.count + close.count))
+        if isCutBefore { out += ellipsis }
+        var cursor = first.range.lowerBound
+        for word in words {
+            out += text[cursor..<word.range.lowerBound]
+            if word.isMatch { out += open }
+            out += text[word.range]
+            if word.isMatch { out += close }
+            cursor = word.range.upperBound
         }
-        if last < tokens.count - 1 {
+        if isCutAfter {
             out += ellipsis
         } else {
             out += text[cursor...]
@@ -230,5 +301,64 @@ struct SnippetWindow {
             index += 1
         }
         return out
+    }
+}
+
+/// A text eight bytes at a time, with the starts and ends of its words.
+///
+/// In each 64-bit block, byte `i` of the text is byte `i` of the integer, and bit 7 of a byte
+/// of a mask says something of that byte: it is a word byte (``SnippetWindow/isWordByte(_:)``),
+/// begins a word, or is the first byte after one.
+struct WordBlocks {
+    let text: UnsafeRawBufferPointer
+
+    init(_ text: UnsafeRawBufferPointer) { self.text = text }
+
+    static let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+
+    @inline(__always)
+    static func ones(_ byte: UInt64) -> UInt64 { byte &* 0x0101_0101_0101_0101 }
+
+    /// The zero bytes of `block`.
+    @inline(__always)
+    static func zeroBytes(_ block: UInt64) -> UInt64 { ~(((block & low) &+ low) | block | low) }
+
+    /// The ASCII letters of `block`, either case.
+    @inline(__always)
+    static func letters(_ block: UInt64) -> UInt64 {
+        // No sum carries out of its byte: every operand byte is at most 0x7F.
+        let folded = (block & low) | ones(0x20)
+        return (folded &+ ones(0x80 - 0x61)) & ~(folded &+ ones(0x80 - 0x7B)) & ~block & high
+    }
+
+    /// The word bytes of `block`: letters, digits and every non-ASCII byte.
+    @inline(__always)
+    static func wordBytes(_ block: UInt64) -> UInt64 {
+        let ascii = block & low
+        let digits = (ascii &+ ones(0x80 - 0x30)) & ~(ascii &+ ones(0x80 - 0x3A)) & high
+        return (block & high) | digits | letters(block)
+    }
+
+    /// Calls `body` with each block's offset, bytes, word starts and word ends, until it returns
+    /// false. Bytes past the end of the text read as zero, which is no word byte, so a word
+    /// ending there ends in the last block, unless the text is a multiple of eight bytes long.
+    @inline(__always)
+    func forEach(_ body: (_ offset: Int, _ block: UInt64, _ starts: UInt64, _ ends: UInt64) -> Bool) {
+        guard let base = text.baseAddress else { return }
+        var previous: UInt64 = 0  // whether the byte before the block is a word byte, at bit 7
+        var offset = 0
+        while offset < text.count {
+            var block: UInt64 = 0
+            if text.count - offset >= 8 {
+                block = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            } else {
+                for index in offset..<text.count { block |= UInt64(text[index]) << (8 * UInt64(index - offset)) }
+            }
+            let words = Self.wordBytes(block)
+            let before = words << 8 | previous
+            previous = words >> 56
+            guard body(offset, block, words & ~before, before & ~words) else { return }
+            offset += 8
+        }
     }
 }
