@@ -195,38 +195,59 @@ extension ComicDatabase.Snapshot {
         var titleShare = [Double](repeating: 0, count: size)
         var coverageShare = [Double](repeating: 0, count: size)
         var candidates: [Int] = []
+        candidates.reserveCapacity(min(size, query.blobs.reduce(0) { $0 + $1.documentCount }))
         let n = Double(max(lengths.documentCount, 1))
         let idfs = query.blobs.map { log(1 + (n - Double($0.documentCount) + 0.5) / (Double($0.documentCount) + 0.5)) }
         let idfTotal = max(idfs.reduce(0, +), 1e-9)
-        for (index, blob) in query.blobs.enumerated() {
-            let idf = idfs[index]
-            blob.postings.withUnsafeBytes { bytes in
-                var offset = 0
-                var id = 0
-                while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
-                    id += delta
-                    let mask = bytes[offset]
-                    offset += 1
-                    var weighted = 0.0
-                    for field in 0..<fieldCount where mask & (1 << field) != 0 {
-                        guard let frequency = Varint.read(bytes, at: &offset) else { return }
-                        if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
-                        let length = id < size ? Double(lengths.lengths[id * fieldCount + field]) : 0
-                        let b = weights.lengthNormalization[field]
-                        let norm = 1 - b + b * length / lengths.averages[field]
-                        weighted += weights.fields[field] * Double(frequency) / norm
-                    }
-                    guard id < size else { continue }
-                    if matched[id] == 0 { candidates.append(id) }
-                    matched[id] &+= 1
-                    scores[id] += idf * weighted / (weights.k1 + weighted)
-                    coverageShare[id] += idf / idfTotal
-                    if mask & 1 != 0 {
-                        titleShare[id] += idf / idfTotal
-                        titleMatched[id] &+= 1
+        // Per field, the parts of BM25F's length norm `1 - b + b * length / average` that do not
+        // depend on the comic, computed as that expression would, so that scores stay bit for bit.
+        let fieldWeights = weights.fields, b = weights.lengthNormalization, averages = lengths.averages
+        let oneMinusB = b.map { 1 - $0 }
+        // Raw buffers: this loop runs once per posting, thousands of times for a common word,
+        // and array accesses would check bounds and uniqueness each time.
+        scores.withUnsafeMutableBufferPointer { scores in
+        matched.withUnsafeMutableBufferPointer { matched in
+        titleMatched.withUnsafeMutableBufferPointer { titleMatched in
+        fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
+        titleShare.withUnsafeMutableBufferPointer { titleShare in
+        coverageShare.withUnsafeMutableBufferPointer { coverageShare in
+        lengths.lengths.withUnsafeBufferPointer { documentLengths in
+            for (index, blob) in query.blobs.enumerated() {
+                let idf = idfs[index]
+                let share = idf / idfTotal
+                blob.postings.withUnsafeBytes { bytes in
+                    var offset = 0
+                    var id = 0
+                    while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
+                        id += delta
+                        let mask = bytes[offset]
+                        offset += 1
+                        var weighted = 0.0
+                        for field in 0..<fieldCount where mask & (1 << field) != 0 {
+                            guard let frequency = Varint.read(bytes, at: &offset) else { return }
+                            if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
+                            let length = id < size ? Double(documentLengths[id * fieldCount + field]) : 0
+                            let norm = oneMinusB[field] + b[field] * length / averages[field]
+                            weighted += fieldWeights[field] * Double(frequency) / norm
+                        }
+                        guard id < size else { continue }
+                        if matched[id] == 0 { candidates.append(id) }
+                        matched[id] &+= 1
+                        scores[id] += idf * weighted / (weights.k1 + weighted)
+                        coverageShare[id] += share
+                        if mask & 1 != 0 {
+                            titleShare[id] += share
+                            titleMatched[id] &+= 1
+                        }
                     }
                 }
             }
+        }
+        }
+        }
+        }
+        }
+        }
         }
         let stemmedForms = query.exactForms.filter(\.isStemmed).count
         let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
