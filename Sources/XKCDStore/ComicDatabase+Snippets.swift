@@ -62,6 +62,8 @@ struct SnippetMatcher {
     /// Per byte: whether it is part of a word, and whether a word starting with it may match
     /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
     let byteClasses: [UInt8]
+    /// The patterns starting with each byte, in order: a long query has dozens of patterns.
+    let buckets: [[Int]]
 
     init(words: [String], stems: [String]) {
         var patterns = words.map { Array($0.lowercased().utf8) }
@@ -81,6 +83,9 @@ struct SnippetMatcher {
             for byte in 0...255 where SnippetWindow.lowered(UInt8(byte)) == pattern[0] { byteClasses[byte] |= Self.firstByte }
         }
         self.byteClasses = byteClasses
+        var buckets = [[Int]](repeating: [], count: 256)
+        for (index, pattern) in patterns.enumerated() where !pattern.isEmpty { buckets[Int(pattern[0])].append(index) }
+        self.buckets = buckets
     }
 
     /// Bits of ``byteClasses``.
@@ -90,7 +95,9 @@ struct SnippetMatcher {
     /// lowered, or nil.
     func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         patterns.withUnsafeBufferPointer { patterns in
-            for (index, span) in spans.enumerated() {
+            // Only patterns starting with the word's first byte can match it: no prefix is empty.
+            for index in buckets[Int(SnippetWindow.lowered(text[range.lowerBound]))] {
+                let span = spans[index]
                 guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
                 var offset = 0
                 while offset < span.count, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[span.lowerBound + offset] {
