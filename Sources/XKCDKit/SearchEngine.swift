@@ -248,7 +248,7 @@ public struct SearchEngine: Sendable {
             var best: (term: String, distance: Int, count: Int)?
             for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed)
             where count >= minimumCount && term != typed {
-                let distance = EditDistance.damerauLevenshtein(typedBytes, Array(term.utf8), limit: allowed)
+                let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
                 guard distance <= allowed else { continue }
                 if best == nil || (distance, -count) < (best!.distance, -best!.count) {
                     best = (term, distance, count)

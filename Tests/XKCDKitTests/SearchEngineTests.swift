@@ -219,3 +219,15 @@ struct PageOrderTests {
         #expect(paged == large)
     }
 }
+
+@Suite("Spelling distance")
+struct EditDistanceTests {
+    @Test(arguments: [
+        ("python", "python", 2, 0), ("pyhton", "python", 2, 1), ("pythn", "python", 2, 1), ("pythonn", "python", 2, 1),
+        ("pithon", "python", 2, 1), ("ptyhno", "python", 2, 2), ("abc", "xyz", 2, 3), ("abc", "abcdef", 2, 3),
+        ("", "abc", 5, 3), ("abc", "", 5, 3), ("ca", "abc", 3, 3), ("kitten", "sitting", 3, 3), ("kitten", "sitting", 1, 2),
+    ])
+    func knownDistances(_ a: String, _ b: String, _ limit: Int, _ expected: Int) {
+        #expect(EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: limit) == expected)
+    }
+}
