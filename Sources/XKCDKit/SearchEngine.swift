@@ -155,7 +155,7 @@ public struct SearchEngine: Sendable {
         } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow.
-            ranking.ids = try snapshot.summaries(ordered: query.sort, among: allowed).map(\.id)
+            ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
         }
         if let number = query.exactComic, allowed?.contains(number) ?? true,
             try snapshot.summaries(of: [number])[number] != nil
@@ -181,7 +181,7 @@ public struct SearchEngine: Sendable {
         let terms = try snapshot.termScores(for: words, weights: weights)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
-        ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
+        ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map { $0.key }.sorted()
         ranking.words = words
 
         var strict: [Comic.ID]
@@ -323,7 +323,7 @@ extension TextQuery {
     var positivePrefixes: [String] {
         switch self {
         case .prefix(let word, _): [word]
-        case .and(let operands), .or(let operands): operands.flatMap(\.positivePrefixes)
+        case .and(let operands), .or(let operands): operands.flatMap { $0.positivePrefixes }
         default: []
         }
     }

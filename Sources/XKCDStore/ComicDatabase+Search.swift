@@ -94,8 +94,8 @@ extension ComicDatabase.Snapshot {
         }
     }
 
-    /// Every comic in `order`, for a query made only of filters.
-    public func summaries(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [ComicSummary] {
+    /// Every comic's number in `order`, for a query made only of filters.
+    public func comicIDs(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [Comic.ID] {
         try wrapped {
             let orderSQL = switch order {
             case .relevance, .dateAscending: "date, id"
@@ -105,8 +105,7 @@ extension ComicDatabase.Snapshot {
             }
             let filter = ids == nil ? "" : "WHERE id IN (SELECT value FROM json_each(?))"
             let arguments: StatementArguments = ids.map { [jsonArray(Array($0))] } ?? []
-            return try Row.fetchAll(db, sql: "SELECT id, title, date FROM comic \(filter) ORDER BY \(orderSQL)", arguments: arguments)
-                .map(ComicSummary.init(row:))
+            return try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM comic \(filter) ORDER BY \(orderSQL)"), arguments: arguments)
         }
     }
 

@@ -249,7 +249,7 @@ extension ComicDatabase.Snapshot {
         }
         }
         }
-        let stemmedForms = query.exactForms.filter(\.isStemmed).count
+        let stemmedForms = query.exactForms.filter { $0.isStemmed }.count
         let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
         var titleForms = [UInt8](repeating: 0, count: size)
         for form in query.exactForms {
