@@ -246,8 +246,8 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedBytes = Array(typed.utf8)
             var best: (term: String, distance: Int, count: Int)?
-            for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed)
-            where count >= minimumCount && term != typed {
+            for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount)
+            where term != typed {
                 let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
                 guard distance <= allowed else { continue }
                 if best == nil || (distance, -count) < (best!.distance, -best!.count) {

@@ -115,7 +115,12 @@ extension ComicDatabase.Snapshot {
     ///
     /// Typos in the first two letters are rare; scanning only these prefixes keeps a lookup to
     /// a few hundred words instead of every word with the same first letter.
-    public func spellingCandidates(near word: String, slack: Int = 2) throws(StoreError) -> [(term: String, documentCount: Int)] {
+    ///
+    /// - Parameter minimumCount: only words held by at least this many comics; most words are
+    ///   rare, so a suggestion that must be common reads few rows.
+    public func spellingCandidates(
+        near word: String, slack: Int = 2, minimumCount: Int = 1
+    ) throws(StoreError) -> [(term: String, documentCount: Int)] {
         let letters = Array(word.lowercased())
         guard letters.count >= 3 else { return [] }
         let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
@@ -123,13 +128,13 @@ extension ComicDatabase.Snapshot {
         return try wrapped {
             let statement = try db.cachedStatement(sql: """
                 SELECT term, documentCount FROM spellingTerm
-                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
+                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? AND documentCount >= ?
                 """)
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
                 guard let last = prefix.last, let next = Character.successor(of: last) else { continue }
                 let end = String(prefix.dropLast()) + String(next)
-                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack])
+                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack, minimumCount])
                 while let row = try rows.next() { candidates.append((row[0], row[1])) }
             }
             return candidates
