@@ -94,7 +94,7 @@ public struct SearchEngine: Sendable {
     ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
-        let ordered = overflow ? Int.max : shown + 1
+        let ordered = overflow || shown == .max ? .max : shown + 1
         var ranking = try rank(query, ordering: ordered, in: snapshot)
         var corrected: String?
         var suggestion: String?
@@ -119,7 +119,8 @@ public struct SearchEngine: Sendable {
             }
         }
 
-        let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
+        let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
+        let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
         let summaries = try snapshot.summaries(of: pageIDs)
         let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)

@@ -218,6 +218,13 @@ struct PageOrderTests {
         for page in 1...4 { paged += try engine.search(query, limit: 3, page: page).results.map(\.id) }
         #expect(paged == large)
     }
+
+    @Test func theLastPossiblePageIsEmptyNotATrap() async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        #expect(try engine.search("the", limit: 1, page: .max).results.isEmpty)
+        #expect(try engine.search("the", limit: .max, page: 1).results.count == (try engine.search("the", limit: 1000).total))
+        #expect(try engine.search("the", limit: .max, page: 2).results.isEmpty)
+    }
 }
 
 @Suite("Spelling distance")
