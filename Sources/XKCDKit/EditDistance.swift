@@ -2,33 +2,42 @@
 enum EditDistance {
     /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
     /// transpositions) between two byte strings, giving up once it must exceed `limit`.
-    static func damerauLevenshtein(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int {
+    static func damerauLevenshtein(_ a: [UInt8], _ b: some StringProtocol, limit: Int) -> Int {
+        a.withUnsafeBufferPointer { a in
+            if let distance = b.utf8.withContiguousStorageIfAvailable({ damerauLevenshtein(a, $0, limit: limit) }) {
+                return distance
+            }
+            return Array(b.utf8).withUnsafeBufferPointer { damerauLevenshtein(a, $0, limit: limit) }
+        }
+    }
+
+    /// The same over raw bytes, its three rows on the stack: a typo is checked against hundreds
+    /// of words.
+    static func damerauLevenshtein(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         let width = b.count + 1
-        // Three rows in one buffer: two back, one back, current.
-        var rows = [Int](repeating: 0, count: width * 3)
-        for j in 0...b.count { rows[width + j] = j }
-        var twoBack = 0, oneBack = width, current = 2 * width
-        for i in 1...a.count {
-            rows[current] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(rows[oneBack + j] + 1, rows[current + j - 1] + 1, rows[oneBack + j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    value = min(value, rows[twoBack + j - 2] + 1)
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
+            // Three rows in one buffer: two back, one back, current.
+            rows.initialize(repeating: 0)
+            for j in 0...b.count { rows[width + j] = j }
+            var twoBack = 0, oneBack = width, current = 2 * width
+            for i in 1...a.count {
+                rows[current] = i
+                var rowMinimum = i
+                for j in 1...b.count {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                    var value = min(rows[oneBack + j] + 1, rows[current + j - 1] + 1, rows[oneBack + j - 1] + cost)
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                        value = min(value, rows[twoBack + j - 2] + 1)
+                    }
+                    rows[current + j] = value
+                    rowMinimum = min(rowMinimum, value)
                 }
-                rows[current + j] = value
-                rowMinimum = min(rowMinimum, value)
+                if rowMinimum > limit { return limit + 1 }
+                (twoBack, oneBack, current) = (oneBack, current, twoBack)
             }
-            if rowMinimum > limit { return limit + 1 }
-            (twoBack, oneBack, current) = (oneBack, current, twoBack)
+            return rows[oneBack + b.count]
         }
-        return rows[oneBack + b.count]
-    }
-
-    static func damerauLevenshtein(_ a: String, _ b: String, limit: Int) -> Int {
-        damerauLevenshtein(Array(a.utf8), Array(b.utf8), limit: limit)
     }
 }

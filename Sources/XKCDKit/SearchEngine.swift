@@ -81,18 +81,33 @@ public struct SearchEngine: Sendable {
             throw SearchError.queryTooLong(length: text.count, limit: Self.maximumQueryLength)
         }
         let query = try parser.parse(text)
-        var ranking = try rank(query)
+        let limit = max(1, limit)
+        let page = max(1, page)
+        // One read for all the steps: each read of its own costs about as much as a lookup.
+        return try database.reading { snapshot in
+            try search(query, text: text, limit: limit, page: page, in: snapshot)
+        }
+    }
+
+    private func search(
+        _ query: SearchQuery, text: String, limit: Int, page: Int, in snapshot: ComicDatabase.Snapshot
+    ) throws -> SearchResults {
+        // Only the pages up to this one need to be in order; the exact comic may take one place.
+        let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
+        let ordered = overflow || shown == .max ? .max : shown + 1
+        var ranking = try rank(query, ordering: ordered, in: snapshot)
         var corrected: String?
         var suggestion: String?
         if let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
-            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil)
-            let hints = try spellingCorrections(for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts)
+            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
+            let hints = try spellingCorrections(
+                for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
-                let retry = try rank(correctedQuery)
+                let retry = try rank(correctedQuery, ordering: ordered, in: snapshot)
                 if !retry.ids.isEmpty || ranking.ids.isEmpty {
                     ranking = retry
                     corrected = correctedQuery.description
@@ -104,11 +119,10 @@ public struct SearchEngine: Sendable {
             }
         }
 
-        let limit = max(1, limit)
-        let page = max(1, page)
-        let pageIDs = Array(ranking.ids.dropFirst((page - 1) * limit).prefix(limit))
-        let summaries = try database.summaries(of: pageIDs)
-        let snippets = try database.snippets(
+        let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
+        let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
+        let summaries = try snapshot.summaries(of: pageIDs)
+        let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
         let results = pageIDs.compactMap { id -> SearchResult? in
             guard let summary = summaries[id] else { return nil }
@@ -122,6 +136,7 @@ public struct SearchEngine: Sendable {
     }
 
     private struct Ranking {
+        /// Every result; only as many as the caller asked for are in ranking order.
         var ids: [Comic.ID] = []
         var scores: TermScores?
         var partial: Set<Comic.ID> = []
@@ -132,65 +147,81 @@ public struct SearchEngine: Sendable {
         var words: [String] = []
     }
 
-    private func rank(_ query: SearchQuery) throws -> Ranking {
+    /// - Parameter ordered: how many of the first results must be in order.
+    private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
-        let allowed = try database.comicIDs(passingFiltersOf: query)
+        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
         if let text = query.text, text.hasSearchableWord {
-            ranking = try rankText(text, allowed: allowed)
+            ranking = try rankText(text, allowed: allowed, ordering: ordered, in: snapshot)
         } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow.
-            ranking.ids = try database.summaries(ordered: query.sort, among: allowed).map(\.id)
+            ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
         }
-        if let number = query.exactComic, allowed?.contains(number) ?? true, try database.comic(number) != nil {
+        if let number = query.exactComic, allowed?.contains(number) ?? true,
+            try snapshot.summaries(of: [number])[number] != nil
+        {
             ranking.ids.removeAll { $0 == number }
             ranking.ids.insert(number, at: 0)
             ranking.partial.remove(number)
         }
         if query.sort != .relevance, query.text != nil {
-            try sort(&ranking.ids, by: query.sort)
+            try sort(&ranking.ids, by: query.sort, in: snapshot)
         }
         return ranking
     }
 
-    private func rankText(_ text: TextQuery, allowed: Set<Comic.ID>?) throws -> Ranking {
+    private func rankText(
+        _ text: TextQuery, allowed: Set<Comic.ID>?, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot
+    ) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
         for prefix in text.positivePrefixes {
-            words += try database.commonWords(startingWith: prefix, limit: 3)
+            words += try snapshot.commonWords(startingWith: prefix, limit: 3)
         }
-        let terms = try database.termScores(for: words, weights: weights)
+        let terms = try snapshot.termScores(for: words, weights: weights)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
-        ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map(\.key).sorted()
+        ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map { $0.key }.sorted()
         ranking.words = words
 
-        var strict: Set<Comic.ID>
+        var strict: [Comic.ID]
         if text.isPlainWords {
-            strict = terms.unknownWords.isEmpty ? Set(terms.matchingAll) : []
+            strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = try database.comicIDs(matching: text)
+            strict = Array(try snapshot.comicIDs(matching: text))
         }
-        if let allowed { strict.formIntersection(allowed) }
+        if let allowed { strict.removeAll { !allowed.contains($0) } }
+        // Higher score first, then lower number: a total order, so the first results are the
+        // same however many of the rest are left unsorted.
+        let scores = terms.scores
+        func precedes(_ a: Comic.ID, _ b: Comic.ID) -> Bool {
+            let scoreA = a < scores.count ? scores[a] : 0
+            let scoreB = b < scores.count ? scores[b] : 0
+            return scoreA > scoreB || (scoreA == scoreB && a < b)
+        }
 
         var partial: [Comic.ID] = []
         // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
         if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
-            let excluded = try text.exclusions.map { try database.comicIDs(matching: .or($0)) } ?? []
+            let excluded = try text.exclusions.map { try snapshot.comicIDs(matching: .or($0)) } ?? []
+            let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
-                !strict.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
+                !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
             }
-            partial = Array(partial.sorted { (terms.score($0), $1) > (terms.score($1), $0) }.prefix(Self.fallbackLimit))
+            partial.sortPrefix(Self.fallbackLimit, by: precedes)
+            partial.removeSubrange(min(Self.fallbackLimit, partial.count)...)
         }
 
-        ranking.ids = strict.sorted { (terms.score($0), $1) > (terms.score($1), $0) } + partial
+        strict.sortPrefix(ordered, by: precedes)
+        ranking.ids = strict + partial
         ranking.scores = terms
         ranking.partial = Set(partial)
         return ranking
     }
 
-    private func sort(_ ids: inout [Comic.ID], by order: SearchSort) throws {
-        let summaries = try database.summaries(of: ids)
+    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.Snapshot) throws {
+        let summaries = try snapshot.summaries(of: ids)
         func date(_ id: Comic.ID) -> ComicDate { summaries[id]?.date ?? ComicDate(year: 0, month: 0, day: 0) }
         switch order {
         case .relevance: break
@@ -205,7 +236,9 @@ public struct SearchEngine: Sendable {
     ///
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
-    func spellingCorrections(for words: [String], requiringMoreCommonThan counts: [String: Int]?) throws -> [String: String] {
+    func spellingCorrections(
+        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.Snapshot
+    ) throws -> [String: String] {
         var corrections: [String: String] = [:]
         for word in words {
             let typed = word.lowercased()
@@ -214,9 +247,9 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedBytes = Array(typed.utf8)
             var best: (term: String, distance: Int, count: Int)?
-            for (term, count) in try database.spellingCandidates(near: typed, slack: allowed)
-            where count >= minimumCount && term != typed {
-                let distance = EditDistance.damerauLevenshtein(typedBytes, Array(term.utf8), limit: allowed)
+            for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount)
+            where term != typed {
+                let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
                 guard distance <= allowed else { continue }
                 if best == nil || (distance, -count) < (best!.distance, -best!.count) {
                     best = (term, distance, count)
@@ -225,6 +258,46 @@ public struct SearchEngine: Sendable {
             if let best { corrections[word] = best.term }
         }
         return corrections
+    }
+}
+
+extension Array {
+    /// Puts the first `count` elements in `areInIncreasingOrder` at the front, in order; the
+    /// others follow in no particular order.
+    ///
+    /// A page of results needs its ten best of thousands in order, not the thousands:
+    /// O(n log count) with a heap instead of O(n log n).
+    mutating func sortPrefix(_ count: Int, by areInIncreasingOrder: (Element, Element) -> Bool) {
+        guard count > 0, self.count > 1 else { return }
+        guard count < self.count / 4 else { return sort(by: areInIncreasingOrder) }
+        // A heap of the best `count` so far, the worst of them at the root.
+        var heap = Array(self[..<count])
+        func siftDown(_ start: Int) {
+            var parent = start
+            while true {
+                var worst = parent
+                let left = 2 * parent + 1, right = left + 1
+                if left < heap.count, areInIncreasingOrder(heap[worst], heap[left]) { worst = left }
+                if right < heap.count, areInIncreasingOrder(heap[worst], heap[right]) { worst = right }
+                if worst == parent { return }
+                heap.swapAt(parent, worst)
+                parent = worst
+            }
+        }
+        for index in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(index) }
+        var rest: [Element] = []
+        rest.reserveCapacity(self.count - count)
+        for element in self[count...] {
+            if areInIncreasingOrder(element, heap[0]) {
+                rest.append(heap[0])
+                heap[0] = element
+                siftDown(0)
+            } else {
+                rest.append(element)
+            }
+        }
+        heap.sort(by: areInIncreasingOrder)
+        self = heap + rest
     }
 }
 
@@ -251,7 +324,7 @@ extension TextQuery {
     var positivePrefixes: [String] {
         switch self {
         case .prefix(let word, _): [word]
-        case .and(let operands), .or(let operands): operands.flatMap(\.positivePrefixes)
+        case .and(let operands), .or(let operands): operands.flatMap { $0.positivePrefixes }
         default: []
         }
     }

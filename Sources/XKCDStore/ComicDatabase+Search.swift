@@ -17,6 +17,18 @@ extension ComicSummary {
 }
 
 extension ComicDatabase {
+    /// Ids of the comics that satisfy `text` (see ``Snapshot/comicIDs(matching:)``).
+    public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
+        try snapshot { snapshot throws(StoreError) in try snapshot.comicIDs(matching: text) }
+    }
+
+    /// The most frequent indexed words starting with `prefix`, to rank `prefix*` queries.
+    public func commonWords(startingWith prefix: String, limit: Int) throws(StoreError) -> [String] {
+        try snapshot { snapshot throws(StoreError) in try snapshot.commonWords(startingWith: prefix, limit: limit) }
+    }
+}
+
+extension ComicDatabase.Snapshot {
     /// Ids of the comics that satisfy `text` exactly as the query language defines it: every
     /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions.
     ///
@@ -26,7 +38,7 @@ extension ComicDatabase {
     /// An exclusion-only query (`-physics`) matches every comic except those excluded.
     public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
         let rendered = FTS5Expression(text)
-        return try read { db in
+        return try wrapped {
             func ids(_ pattern: String) throws -> Set<Int> {
                 Set(try Int.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?"), arguments: [pattern]))
             }
@@ -49,7 +61,7 @@ extension ComicDatabase {
         guard query.numberRange != nil || query.dateRange != nil || query.isFavourite || !query.tags.isEmpty else {
             return nil
         }
-        return try read { db in
+        return try wrapped {
             var request = ComicRecord.select(ComicRecord.Columns.id)
             if let lower = query.numberRange?.lower { request = request.filter(ComicRecord.Columns.id >= lower) }
             if let upper = query.numberRange?.upper { request = request.filter(ComicRecord.Columns.id <= upper) }
@@ -69,7 +81,7 @@ extension ComicDatabase {
     public func summaries(of ids: some Collection<Comic.ID>) throws(StoreError) -> [Comic.ID: ComicSummary] {
         guard !ids.isEmpty else { return [:] }
         let list = Array(ids)
-        return try read { db in
+        return try wrapped {
             var result: [Int: ComicSummary] = [:]
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT id, title, date FROM comic WHERE id IN (SELECT value FROM json_each(?))"),
@@ -82,9 +94,9 @@ extension ComicDatabase {
         }
     }
 
-    /// Every comic in `order`, for a query made only of filters.
-    public func summaries(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [ComicSummary] {
-        try read { db in
+    /// Every comic's number in `order`, for a query made only of filters.
+    public func comicIDs(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [Comic.ID] {
+        try wrapped {
             let orderSQL = switch order {
             case .relevance, .dateAscending: "date, id"
             case .dateDescending: "date DESC, id DESC"
@@ -93,8 +105,7 @@ extension ComicDatabase {
             }
             let filter = ids == nil ? "" : "WHERE id IN (SELECT value FROM json_each(?))"
             let arguments: StatementArguments = ids.map { [jsonArray(Array($0))] } ?? []
-            return try Row.fetchAll(db, sql: "SELECT id, title, date FROM comic \(filter) ORDER BY \(orderSQL)", arguments: arguments)
-                .map(ComicSummary.init(row:))
+            return try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM comic \(filter) ORDER BY \(orderSQL)"), arguments: arguments)
         }
     }
 
@@ -104,21 +115,26 @@ extension ComicDatabase {
     ///
     /// Typos in the first two letters are rare; scanning only these prefixes keeps a lookup to
     /// a few hundred words instead of every word with the same first letter.
-    public func spellingCandidates(near word: String, slack: Int = 2) throws(StoreError) -> [(term: String, documentCount: Int)] {
+    ///
+    /// - Parameter minimumCount: only words held by at least this many comics; most words are
+    ///   rare, so a suggestion that must be common reads few rows.
+    public func spellingCandidates(
+        near word: String, slack: Int = 2, minimumCount: Int = 1
+    ) throws(StoreError) -> [(term: String, documentCount: Int)] {
         let letters = Array(word.lowercased())
         guard letters.count >= 3 else { return [] }
         let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
         let length = letters.count
-        return try read { db in
+        return try wrapped {
             let statement = try db.cachedStatement(sql: """
                 SELECT term, documentCount FROM spellingTerm
-                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?
+                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? AND documentCount >= ?
                 """)
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
                 guard let last = prefix.last, let next = Character.successor(of: last) else { continue }
                 let end = String(prefix.dropLast()) + String(next)
-                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack])
+                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack, minimumCount])
                 while let row = try rows.next() { candidates.append((row[0], row[1])) }
             }
             return candidates
@@ -130,7 +146,7 @@ extension ComicDatabase {
         let start = prefix.lowercased()
         guard let last = start.last, let next = Character.successor(of: last) else { return [] }
         let end = String(start.dropLast()) + String(next)
-        return try read { db in
+        return try wrapped {
             try String.fetchAll(
                 db.cachedStatement(sql: """
                     SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase {
+extension ComicDatabase.Snapshot {
     /// A short extract of each comic's best-matching field (title text, transcript or
     /// explanation), with the query's words wrapped in `marks`.
     ///
@@ -17,22 +17,35 @@ extension ComicDatabase {
     ) throws(StoreError) -> [Comic.ID: String] {
         guard !ids.isEmpty else { return [:] }
         let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [])
-        return try read { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, alt, transcript, explanation FROM searchDocument WHERE id IN (SELECT value FROM json_each(?))"),
-                arguments: ["[" + ids.map(String.init).joined(separator: ",") + "]"])
+        // Each id travels with its field as `id * 4 + field`, so one statement reads only the
+        // field shown: an explanation is kilobytes, and the other fields would be read for nothing.
+        let requests = ids.map { id in
+            // Fields 1...3 are alt, transcript and explanation, in searchDocument's order.
+            var field = 1
+            if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
+                let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
+                if let best = matches.max(), best > 0 { field = 1 + matches.firstIndex(of: best)! }
+            }
+            return id * RankingIndex.fieldCount + field
+        }
+        return try wrapped {
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(sql: """
+                    SELECT d.id, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                    """),
+                arguments: ["[" + requests.map(String.init).joined(separator: ",") + "]"])
             var result: [Int: String] = [:]
-            for row in rows {
+            while let row = try rows.next() {
                 let id: Int = row[0]
-                // Columns 1...3 are alt, transcript and explanation: ranking fields 1...3.
-                var column = 1
-                if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
-                    let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
-                    if let best = matches.max(), best > 0 { column = 1 + matches.firstIndex(of: best)! }
+                result[id] = try row.withUnsafeData(atIndex: 1) { data in
+                    (data ?? Data()).withUnsafeBytes { bytes in
+                        // Text ends at a NUL, as it does for a String read from SQLite.
+                        let end = bytes.baseAddress.flatMap { base in memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - base } }
+                        let text = UnsafeRawBufferPointer(rebasing: bytes[..<(end ?? bytes.count)])
+                        return SnippetWindow.best(in: text, matcher: matcher, length: length).render(text, marks: marks)
+                    }
                 }
-                let text: String = row[column]
-                let window = SnippetWindow.best(in: text, matcher: matcher, length: length)
-                result[id] = window.render(text, marks: marks)
             }
             return result
         }
@@ -41,122 +54,318 @@ extension ComicDatabase {
 
 /// Decides which words of a field to highlight.
 struct SnippetMatcher {
-    /// Lower-case ASCII byte patterns: whole words, then prefixes (stems).
-    let words: [[UInt8]]
-    let prefixes: [[UInt8]]
-    /// First bytes of the words and prefixes: most tokens are rejected by one lookup.
-    let firstBytes: [Bool]
+    /// Lower-case byte patterns end to end: whole words, then prefixes (stems). Pattern `i`
+    /// spans `patterns[spans[i]]`; the first `wordCount` must equal a token, the others begin one.
+    let patterns: [UInt8]
+    let spans: [Range<Int>]
+    let wordCount: Int
+    /// Per byte: whether it is part of a word, and whether a word starting with it may match
+    /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
+    let byteClasses: [UInt8]
+    /// The patterns starting with each byte, in order: a long query has dozens of patterns.
+    let buckets: [[Int]]
 
     init(words: [String], stems: [String]) {
-        self.words = words.map { Array($0.lowercased().utf8) }
+        var patterns = words.map { Array($0.lowercased().utf8) }
+        wordCount = patterns.count
         // A porter stem ending in "i" stands for words ending in "y" too ("lucki" for "lucky").
-        var prefixes: [[UInt8]] = []
         for stem in stems where stem.utf8.count >= 3 {
-            prefixes.append(Array(stem.utf8))
-            if stem.hasSuffix("i") { prefixes.append(Array(stem.dropLast().utf8)) }
+            patterns.append(Array(stem.utf8))
+            if stem.hasSuffix("i") { patterns.append(Array(stem.dropLast().utf8)) }
         }
-        self.prefixes = prefixes
-        var firstBytes = [Bool](repeating: false, count: 256)
-        for pattern in self.words + prefixes where !pattern.isEmpty { firstBytes[Int(pattern[0])] = true }
-        self.firstBytes = firstBytes
+        self.patterns = patterns.flatMap { $0 }
+        var spans: [Range<Int>] = []
+        for pattern in patterns { spans.append((spans.last?.upperBound ?? 0)..<(spans.last?.upperBound ?? 0) + pattern.count) }
+        self.spans = spans
+        var byteClasses = [UInt8](repeating: 0, count: 256)
+        for byte in 0...255 where SnippetWindow.isWordByte(UInt8(byte)) { byteClasses[byte] = Self.wordByte }
+        for pattern in patterns where !pattern.isEmpty {
+            for byte in 0...255 where SnippetWindow.lowered(UInt8(byte)) == pattern[0] { byteClasses[byte] |= Self.firstByte }
+        }
+        self.byteClasses = byteClasses
+        var buckets = [[Int]](repeating: [], count: 256)
+        for (index, pattern) in patterns.enumerated() where !pattern.isEmpty { buckets[Int(pattern[0])].append(index) }
+        self.buckets = buckets
     }
 
-    /// The index of the query word `token` matches, or nil. Prefix matches share the index
-    /// space after the whole words.
-    func match(_ token: ArraySlice<UInt8>) -> Int? {
-        guard let first = token.first, firstBytes[Int(first)] else { return nil }
-        if let index = words.firstIndex(where: { $0.elementsEqual(token) }) { return index }
-        if let index = prefixes.firstIndex(where: { token.count >= $0.count && token.starts(with: $0) }) {
-            return words.count + index
+    /// Bits of ``byteClasses``.
+    static let wordByte: UInt8 = 1, firstByte: UInt8 = 2
+
+    /// The index of the first pattern the token `text[range]` matches once ASCII letters are
+    /// lowered, or nil.
+    func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
+        patterns.withUnsafeBufferPointer { patterns in
+            // Only patterns starting with the word's first byte can match it: no prefix is empty.
+            for index in buckets[Int(SnippetWindow.lowered(text[range.lowerBound]))] {
+                let span = spans[index]
+                guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
+                var offset = 0
+                while offset < span.count, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[span.lowerBound + offset] {
+                    offset += 1
+                }
+                if offset == span.count { return index }
+            }
+            return nil
         }
-        return nil
     }
 
-    var count: Int { words.count + prefixes.count }
+    var count: Int { spans.count }
 }
 
 /// The words of one field around its densest cluster of query words.
+///
+/// Explanations run to 200 kB, and a snippet used to cost most of a search while looking at
+/// every word. Words are found eight bytes at a time (``WordBlocks``): a block's words are
+/// counted with one popcount, and only those starting with the first byte of a query word are
+/// read. The window is then chosen from the query words' positions alone, and only its own
+/// words are delimited.
 struct SnippetWindow {
-    var tokens: [(start: Int, end: Int, isMatch: Bool)]
-    var first: Int
-    var last: Int
-    var distinctMatches: Int
+    /// The window's words: their bytes in the text and whether each is a query word.
+    var words: [(range: Range<Int>, isMatch: Bool)]
+    /// Whether words before or after the window are left out.
+    var isCutBefore = false, isCutAfter = false
 
-    static func best(in text: String, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
-        var tokens: [(start: Int, end: Int, isMatch: Bool)] = []
-        var matched: [Int] = []
-        // Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
-        func isWordByte(_ byte: UInt8) -> Bool {
-            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-        }
-        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
-        var word: [UInt8] = []
-        var utf8 = text
-        utf8.withUTF8 { bytes in
-            var index = 0
-            while index < bytes.count {
-                guard isWordByte(bytes[index]) else {
-                    index += 1
-                    continue
-                }
-                let start = index
-                while index < bytes.count, isWordByte(bytes[index]) { index += 1 }
-                var match: Int?
-                if matcher.firstBytes[Int(lowered(bytes[start]))] {
-                    word.removeAll(keepingCapacity: true)
-                    for position in start..<index { word.append(lowered(bytes[position])) }
-                    match = matcher.match(word[...])
-                }
-                tokens.append((start, index, match != nil))
-                matched.append(match ?? -1)
+    /// Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
+    @inline(__always)
+    static func isWordByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 26
+    }
+
+    @inline(__always)
+    static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+
+    /// The window of `length` words holding the most distinct query words, then the most
+    /// query words, the earliest such; moved to start three words before its first query word
+    /// when the text goes on long enough.
+    ///
+    /// - Parameter text: UTF-8 bytes.
+    static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
+        let length = max(length, 1)
+        // Query words in text order: word number and pattern.
+        var matches: [(ordinal: Int, pattern: Int)] = []
+        var wordCount = 0
+        // The first bytes of the patterns, each repeated over a block.
+        let firstBytes = (0...255).filter { byte in
+            matcher.byteClasses[byte] & SnippetMatcher.firstByte != 0 && lowered(UInt8(byte)) == UInt8(byte)
+        }.map { WordBlocks.ones(UInt64($0)) }
+        let checksEveryStart = firstBytes.count > 8
+        WordBlocks(text).forEach { offset, block, starts, ends in
+            guard starts != 0 else { return true }
+            // Starts of words whose first byte, lowered, begins a pattern.
+            var candidates = starts
+            if !checksEveryStart {
+                let lowered = block | (WordBlocks.letters(block) >> 2)
+                var equal: UInt64 = 0
+                for byte in firstBytes { equal |= WordBlocks.zeroBytes(lowered ^ byte) }
+                candidates &= equal
             }
+            while candidates != 0 {
+                let bit = candidates.trailingZeroBitCount
+                candidates &= candidates &- 1
+                let start = offset + bit / 8
+                guard matcher.byteClasses[Int(text[start])] & SnippetMatcher.firstByte != 0 else { continue }
+                var end: Int
+                if case let endsAfter = ends & ~((1 << UInt64(bit)) &- 1), endsAfter != 0 {
+                    end = offset + endsAfter.trailingZeroBitCount / 8
+                } else {
+                    end = min(offset + 8, text.count)
+                    while end < text.count, isWordByte(text[end]) { end += 1 }
+                }
+                if let pattern = matcher.match(text, start..<end) {
+                    matches.append((wordCount + (starts & ((1 << UInt64(bit)) &- 1)).nonzeroBitCount, pattern))
+                }
+            }
+            wordCount += starts.nonzeroBitCount
+            return true
         }
-        guard !tokens.isEmpty else { return SnippetWindow(tokens: [], first: 0, last: -1, distinctMatches: 0) }
+        guard wordCount > 0 else { return SnippetWindow(words: []) }
+
+        // Sliding the window one word at a time, its counts change only where a query word
+        // enters (window ending on it) or leaves (ending `length` words after it), and a better
+        // window can only begin where one enters; so only those ends are visited.
         var counts = [Int](repeating: 0, count: matcher.count)
         var distinct = 0, hits = 0
-        var best = (distinct: -1, hits: -1, first: 0)
-        for end in 0..<tokens.count {
-            if matched[end] >= 0 {
-                if counts[matched[end]] == 0 { distinct += 1 }
-                counts[matched[end]] += 1
+        var best = (distinct: 0, hits: 0, first: 0)
+        var entering = 0, leaving = 0
+        while entering < matches.count || leaving < matches.count {
+            let enterEnd = entering < matches.count ? matches[entering].ordinal : .max
+            let leaveEnd = leaving < matches.count ? matches[leaving].ordinal + length : .max
+            let end = min(enterEnd, leaveEnd)
+            guard end < wordCount else { break }
+            if enterEnd == end {
+                let pattern = matches[entering].pattern
+                if counts[pattern] == 0 { distinct += 1 }
+                counts[pattern] += 1
                 hits += 1
+                entering += 1
             }
-            let start = end - length + 1
-            if start > 0, matched[start - 1] >= 0 {
-                counts[matched[start - 1]] -= 1
-                if counts[matched[start - 1]] == 0 { distinct -= 1 }
+            if leaveEnd == end {
+                let pattern = matches[leaving].pattern
+                counts[pattern] -= 1
+                if counts[pattern] == 0 { distinct -= 1 }
                 hits -= 1
+                leaving += 1
             }
             if (distinct, hits) > (best.distinct, best.hits) {
-                best = (distinct, hits, max(start, 0))
+                best = (distinct, hits, max(end - length + 1, 0))
             }
         }
         // Start a little before the first match so the words have some context.
         var first = best.first
-        if let firstMatch = (first..<min(first + length, tokens.count)).first(where: { tokens[$0].isMatch }) {
-            first = max(0, min(firstMatch - 3, tokens.count - length))
+        if let firstMatch = matches.first(where: { $0.ordinal >= first })?.ordinal, firstMatch < first + length {
+            first = max(0, min(firstMatch - 3, wordCount - length))
         }
-        let last = min(first + length, tokens.count) - 1
-        return SnippetWindow(tokens: tokens, first: first, last: last, distinctMatches: best.distinct)
+        let last = min(first + length, wordCount) - 1
+
+        var words: [(range: Range<Int>, isMatch: Bool)] = []
+        words.reserveCapacity(last - first + 1)
+        var nextMatch = 0
+        var ordinal = 0  // of the next word to start
+        var open: Int?  // start of a window word whose end is yet to come
+        func close(at end: Int) {
+            guard let start = open else { return }
+            while nextMatch < matches.count, matches[nextMatch].ordinal < ordinal - 1 { nextMatch += 1 }
+            words.append((start..<end, nextMatch < matches.count && matches[nextMatch].ordinal == ordinal - 1))
+            open = nil
+        }
+        WordBlocks(text).forEach { offset, _, starts, ends in
+            guard open != nil || ordinal + starts.nonzeroBitCount > first else {
+                ordinal += starts.nonzeroBitCount
+                return true
+            }
+            var boundaries = starts | ends
+            while boundaries != 0 {
+                let bit = boundaries.trailingZeroBitCount
+                boundaries &= boundaries &- 1
+                if starts & (1 << UInt64(bit)) != 0 {
+                    if ordinal >= first { open = offset + bit / 8 }
+                    ordinal += 1
+                } else {
+                    close(at: offset + bit / 8)
+                    if ordinal > last { return false }
+                }
+            }
+            return true
+        }
+        close(at: text.count)
+        return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < wordCount - 1)
     }
 
-    func render(_ text: String, marks: (open: String, close: String)) -> String {
-        guard first <= last else { return "" }
-        let utf8 = Array(text.utf8)
-        var out = first > 0 ? "…" : ""
-        var cursor = tokens[first].start
-        for index in first...last {
-            let token = tokens[index]
-            out += String(decoding: utf8[cursor..<token.start], as: UTF8.self)
-            let word = String(decoding: utf8[token.start..<token.end], as: UTF8.self)
-            out += token.isMatch ? marks.open + word + marks.close : word
-            cursor = token.end
+    /// The window's words with matches between `marks`, `…` where text is cut, and each run of
+    /// line breaks made one space.
+    ///
+    /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:)` was given.
+    func render(_ text: UnsafeRawBufferPointer, marks: (open: String, close: String)) -> String {
+        guard let first = words.first, let last = words.last else { return "" }
+        let ellipsis = Array("…".utf8), open = Array(marks.open.utf8), close = Array(marks.close.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(
+            last.range.upperBound - first.range.lowerBound + 2 * ellipsis.count + words.count * (open.count + close.count))
+        if isCutBefore { out += ellipsis }
+        var cursor = first.range.lowerBound
+        for word in words {
+            out += text[cursor..<word.range.lowerBound]
+            if word.isMatch { out += open }
+            out += text[word.range]
+            if word.isMatch { out += close }
+            cursor = word.range.upperBound
         }
-        if last < tokens.count - 1 {
-            out += "…"
+        if isCutAfter {
+            out += ellipsis
         } else {
-            out += String(decoding: utf8[cursor...], as: UTF8.self)
+            out += text[cursor...]
         }
-        return out.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return String(decoding: Self.joiningLines(out), as: UTF8.self)
+    }
+
+    /// `utf8` split at line breaks (the scalars `Character.isNewline` accepts) with empty
+    /// pieces dropped, joined by single spaces.
+    static func joiningLines(_ utf8: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count)
+        var pendingSpace = false
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            var breakLength = 0
+            switch byte {
+            case 0x0A...0x0D: breakLength = 1  // LF, VT, FF, CR
+            case 0xC2 where index + 1 < utf8.count && utf8[index + 1] == 0x85: breakLength = 2  // NEL
+            case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+                breakLength = 3  // LINE SEPARATOR, PARAGRAPH SEPARATOR
+            default: break
+            }
+            if breakLength > 0 {
+                pendingSpace = !out.isEmpty
+                index += breakLength
+                continue
+            }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(byte)
+            index += 1
+        }
+        return out
+    }
+}
+
+/// A text eight bytes at a time, with the starts and ends of its words.
+///
+/// In each 64-bit block, byte `i` of the text is byte `i` of the integer, and bit 7 of a byte
+/// of a mask says something of that byte: it is a word byte (``SnippetWindow/isWordByte(_:)``),
+/// begins a word, or is the first byte after one.
+struct WordBlocks {
+    let text: UnsafeRawBufferPointer
+
+    init(_ text: UnsafeRawBufferPointer) { self.text = text }
+
+    static let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+
+    @inline(__always)
+    static func ones(_ byte: UInt64) -> UInt64 { byte &* 0x0101_0101_0101_0101 }
+
+    /// The zero bytes of `block`.
+    @inline(__always)
+    static func zeroBytes(_ block: UInt64) -> UInt64 { ~(((block & low) &+ low) | block | low) }
+
+    /// The ASCII letters of `block`, either case.
+    @inline(__always)
+    static func letters(_ block: UInt64) -> UInt64 {
+        // No sum carries out of its byte: every operand byte is at most 0x7F.
+        let folded = (block & low) | ones(0x20)
+        return (folded &+ ones(0x80 - 0x61)) & ~(folded &+ ones(0x80 - 0x7B)) & ~block & high
+    }
+
+    /// The word bytes of `block`: letters, digits and every non-ASCII byte.
+    @inline(__always)
+    static func wordBytes(_ block: UInt64) -> UInt64 {
+        let ascii = block & low
+        let digits = (ascii &+ ones(0x80 - 0x30)) & ~(ascii &+ ones(0x80 - 0x3A)) & high
+        return (block & high) | digits | letters(block)
+    }
+
+    /// Calls `body` with each block's offset, bytes, word starts and word ends, until it returns
+    /// false. Bytes past the end of the text read as zero, which is no word byte, so a word
+    /// ending there ends in the last block, unless the text is a multiple of eight bytes long.
+    @inline(__always)
+    func forEach(_ body: (_ offset: Int, _ block: UInt64, _ starts: UInt64, _ ends: UInt64) -> Bool) {
+        guard let base = text.baseAddress else { return }
+        var previous: UInt64 = 0  // whether the byte before the block is a word byte, at bit 7
+        var offset = 0
+        while offset < text.count {
+            var block: UInt64 = 0
+            if text.count - offset >= 8 {
+                block = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            } else {
+                for index in offset..<text.count { block |= UInt64(text[index]) << (8 * UInt64(index - offset)) }
+            }
+            let words = Self.wordBytes(block)
+            let before = words << 8 | previous
+            previous = words >> 56
+            guard body(offset, block, words & ~before, before & ~words) else { return }
+            offset += 8
+        }
     }
 }

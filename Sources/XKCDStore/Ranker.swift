@@ -114,6 +114,18 @@ final class RankingCache: Sendable {
 }
 
 extension ComicDatabase {
+    /// BM25F scores of `words` (see ``Snapshot/termScores(for:weights:)``).
+    public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+        try snapshot { snapshot throws(StoreError) in try snapshot.termScores(for: words, weights: weights) }
+    }
+
+    /// Rebuilds the ranking statistics from the stored documents.
+    public func rebuildRankingIndex() throws(StoreError) {
+        try write { db in try RankingIndex.rebuild(db) }
+    }
+}
+
+extension ComicDatabase.Snapshot {
     /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
     ///
     /// Reads one postings blob per distinct stem, and one per word whose exact form differs
@@ -122,9 +134,8 @@ extension ComicDatabase {
     /// SELECT documentCount, postings FROM rankingTerm WHERE term = ?
     /// ```
     public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
-        let cache = rankingCache
-        return try read { db in
-            let lengths = try cache.documentLengths(db)
+        try wrapped {
+            let lengths = try rankingCache.documentLengths(db)
             let tokenizer = try db.makeTokenizer(RankingIndex.tokenizerDescriptor)
             let exactTokenizer = try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor)
             let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
@@ -184,40 +195,61 @@ extension ComicDatabase {
         var titleShare = [Double](repeating: 0, count: size)
         var coverageShare = [Double](repeating: 0, count: size)
         var candidates: [Int] = []
+        candidates.reserveCapacity(min(size, query.blobs.reduce(0) { $0 + $1.documentCount }))
         let n = Double(max(lengths.documentCount, 1))
         let idfs = query.blobs.map { log(1 + (n - Double($0.documentCount) + 0.5) / (Double($0.documentCount) + 0.5)) }
         let idfTotal = max(idfs.reduce(0, +), 1e-9)
-        for (index, blob) in query.blobs.enumerated() {
-            let idf = idfs[index]
-            blob.postings.withUnsafeBytes { bytes in
-                var offset = 0
-                var id = 0
-                while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
-                    id += delta
-                    let mask = bytes[offset]
-                    offset += 1
-                    var weighted = 0.0
-                    for field in 0..<fieldCount where mask & (1 << field) != 0 {
-                        guard let frequency = Varint.read(bytes, at: &offset) else { return }
-                        if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
-                        let length = id < size ? Double(lengths.lengths[id * fieldCount + field]) : 0
-                        let b = weights.lengthNormalization[field]
-                        let norm = 1 - b + b * length / lengths.averages[field]
-                        weighted += weights.fields[field] * Double(frequency) / norm
-                    }
-                    guard id < size else { continue }
-                    if matched[id] == 0 { candidates.append(id) }
-                    matched[id] &+= 1
-                    scores[id] += idf * weighted / (weights.k1 + weighted)
-                    coverageShare[id] += idf / idfTotal
-                    if mask & 1 != 0 {
-                        titleShare[id] += idf / idfTotal
-                        titleMatched[id] &+= 1
+        // Per field, the parts of BM25F's length norm `1 - b + b * length / average` that do not
+        // depend on the comic, computed as that expression would, so that scores stay bit for bit.
+        let fieldWeights = weights.fields, b = weights.lengthNormalization, averages = lengths.averages
+        let oneMinusB = b.map { 1 - $0 }
+        // Raw buffers: this loop runs once per posting, thousands of times for a common word,
+        // and array accesses would check bounds and uniqueness each time.
+        scores.withUnsafeMutableBufferPointer { scores in
+        matched.withUnsafeMutableBufferPointer { matched in
+        titleMatched.withUnsafeMutableBufferPointer { titleMatched in
+        fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
+        titleShare.withUnsafeMutableBufferPointer { titleShare in
+        coverageShare.withUnsafeMutableBufferPointer { coverageShare in
+        lengths.lengths.withUnsafeBufferPointer { documentLengths in
+            for (index, blob) in query.blobs.enumerated() {
+                let idf = idfs[index]
+                let share = idf / idfTotal
+                blob.postings.withUnsafeBytes { bytes in
+                    var offset = 0
+                    var id = 0
+                    while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
+                        id += delta
+                        let mask = bytes[offset]
+                        offset += 1
+                        var weighted = 0.0
+                        for field in 0..<fieldCount where mask & (1 << field) != 0 {
+                            guard let frequency = Varint.read(bytes, at: &offset) else { return }
+                            if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
+                            let length = id < size ? Double(documentLengths[id * fieldCount + field]) : 0
+                            let norm = oneMinusB[field] + b[field] * length / averages[field]
+                            weighted += fieldWeights[field] * Double(frequency) / norm
+                        }
+                        guard id < size else { continue }
+                        if matched[id] == 0 { candidates.append(id) }
+                        matched[id] &+= 1
+                        scores[id] += idf * weighted / (weights.k1 + weighted)
+                        coverageShare[id] += share
+                        if mask & 1 != 0 {
+                            titleShare[id] += share
+                            titleMatched[id] &+= 1
+                        }
                     }
                 }
             }
         }
-        let stemmedForms = query.exactForms.filter(\.isStemmed).count
+        }
+        }
+        }
+        }
+        }
+        }
+        let stemmedForms = query.exactForms.filter { $0.isStemmed }.count
         let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
         var titleForms = [UInt8](repeating: 0, count: size)
         for form in query.exactForms {
@@ -248,10 +280,5 @@ extension ComicDatabase {
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
             documentCount: lengths.documentCount)
-    }
-
-    /// Rebuilds the ranking statistics from the stored documents.
-    public func rebuildRankingIndex() throws(StoreError) {
-        try write { db in try RankingIndex.rebuild(db) }
     }
 }

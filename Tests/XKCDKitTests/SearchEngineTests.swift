@@ -190,3 +190,52 @@ struct HostileSearchTests {
         #expect(throws: SearchError.self) { try engine.search(huge) }
     }
 }
+
+@Suite("Ordering only the first results")
+struct SortPrefixTests {
+    @Test(arguments: [0, 1, 3, 10, 24, 99, 100, 101, 1_000])
+    func theFirstElementsAreThoseOfAFullSort(_ count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 5, 40, 400] {
+            // Few distinct keys, so that ties are broken by the second key as the engine does.
+            let elements = (0..<size).map { (key: Int.random(in: 0..<8, using: &generator), id: $0) }.shuffled()
+            let precedes = { (a: (key: Int, id: Int), b: (key: Int, id: Int)) in a.key > b.key || (a.key == b.key && a.id < b.id) }
+            var partial = elements
+            partial.sortPrefix(count, by: precedes)
+            let sorted = elements.sorted(by: precedes)
+            #expect(partial.prefix(count).map(\.id) == sorted.prefix(count).map(\.id))
+            #expect(partial.map(\.id).sorted() == elements.map(\.id).sorted())
+        }
+    }
+}
+
+@Suite("Pages in the order of the whole ranking")
+struct PageOrderTests {
+    @Test(arguments: ["the", "comic", "python environment", "physics -math", "tabl*", "a OR the"])
+    func pagesConcatenateToTheFirstResultsOfOneLargePage(_ query: String) async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        let large = try engine.search(query, limit: 12).results.map(\.id)
+        var paged: [Int] = []
+        for page in 1...4 { paged += try engine.search(query, limit: 3, page: page).results.map(\.id) }
+        #expect(paged == large)
+    }
+
+    @Test func theLastPossiblePageIsEmptyNotATrap() async throws {
+        let engine = SearchEngine(database: try await sharedFixtureIndex.value)
+        #expect(try engine.search("the", limit: 1, page: .max).results.isEmpty)
+        #expect(try engine.search("the", limit: .max, page: 1).results.count == (try engine.search("the", limit: 1000).total))
+        #expect(try engine.search("the", limit: .max, page: 2).results.isEmpty)
+    }
+}
+
+@Suite("Spelling distance")
+struct EditDistanceTests {
+    @Test(arguments: [
+        ("python", "python", 2, 0), ("pyhton", "python", 2, 1), ("pythn", "python", 2, 1), ("pythonn", "python", 2, 1),
+        ("pithon", "python", 2, 1), ("ptyhno", "python", 2, 2), ("abc", "xyz", 2, 3), ("abc", "abcdef", 2, 3),
+        ("", "abc", 5, 3), ("abc", "", 5, 3), ("ca", "abc", 3, 3), ("kitten", "sitting", 3, 3), ("kitten", "sitting", 1, 2),
+    ])
+    func knownDistances(_ a: String, _ b: String, _ limit: Int, _ expected: Int) {
+        #expect(EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: limit) == expected)
+    }
+}
