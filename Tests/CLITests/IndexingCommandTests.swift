@@ -47,6 +47,7 @@ struct IndexingCommandTests {
             #expect(summary.new.first { $0.num == 259 }?.title == "Clichéd Exchanges")
             #expect(summary.failed.isEmpty)
             #expect(summary.database == db)
+            #expect(index.stdout.contains("\"database\":\"\(db)\""), "paths are written as typed: \(index.stdout)")
 
             let search = try await cli.run(["search", "bobby", "tables", "--db", db])
             #expect(search.status == 0, "\(search)")
@@ -58,6 +59,7 @@ struct IndexingCommandTests {
             for key in ["comics", "explained", "latest", "database"] {
                 #expect(object?[key] != nil, "stats --json lacks \(key): \(stats.stdout)")
             }
+            #expect(stats.stdout.contains("\"database\" : \"\(db)\""), "paths are written as typed: \(stats.stdout)")
             let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
             #expect(decoded.comics == Fixtures.comicIDs.count)
             #expect(decoded.latest == 3282)

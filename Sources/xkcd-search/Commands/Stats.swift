@@ -39,9 +39,7 @@ extension XKCDSearch {
                 favourites: stats.favourites, tags: stats.tags, lastUpdate: stats.lastUpdate,
                 database: path, databaseBytes: bytes)
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-                print(String(decoding: try encoder.encode(output), as: UTF8.self))
+                try printJSON(output)
                 return
             }
             print("""
