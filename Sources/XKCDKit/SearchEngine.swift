@@ -124,8 +124,8 @@ public struct SearchEngine: Sendable {
         let summaries = try snapshot.summaries(of: pageIDs)
         let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
-        let results = pageIDs.compactMap { id -> SearchResult? in
-            guard let summary = summaries[id] else { return nil }
+        let results = zip(pageIDs, summaries).compactMap { id, summary -> SearchResult? in
+            guard let summary else { return nil }
             return SearchResult(
                 id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
                 snippet: snippets[id] ?? "", isPartialMatch: ranking.partial.contains(id))
@@ -159,7 +159,7 @@ public struct SearchEngine: Sendable {
             ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
         }
         if let number = query.exactComic, allowed?.contains(number) ?? true,
-            try snapshot.summaries(of: [number])[number] != nil
+            try snapshot.summaries(of: [number])[0] != nil
         {
             ranking.ids.removeAll { $0 == number }
             ranking.ids.insert(number, at: 0)
@@ -221,12 +221,13 @@ public struct SearchEngine: Sendable {
     }
 
     private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.Snapshot) throws {
-        let summaries = try snapshot.summaries(of: ids)
-        func date(_ id: Comic.ID) -> ComicDate { summaries[id]?.date ?? ComicDate(year: 0, month: 0, day: 0) }
         switch order {
         case .relevance: break
-        case .dateAscending: ids.sort { (date($0), $0) < (date($1), $1) }
-        case .dateDescending: ids.sort { (date($0), $0) > (date($1), $1) }
+        case .dateAscending, .dateDescending:
+            let missing = ComicDate(year: 0, month: 0, day: 0)
+            var dated = zip(try snapshot.summaries(of: ids), ids).map { summary, id in (date: summary?.date ?? missing, id: id) }
+            if order == .dateAscending { dated.sort { $0 < $1 } } else { dated.sort { $0 > $1 } }
+            ids = dated.map(\.id)
         case .numberAscending: ids.sort()
         case .numberDescending: ids.sort(by: >)
         }
