@@ -124,11 +124,12 @@ public struct SearchEngine: Sendable {
         let summaries = try snapshot.summaries(of: pageIDs)
         let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
-        let results = zip(pageIDs, summaries).compactMap { id, summary -> SearchResult? in
-            guard let summary else { return nil }
+        let results = pageIDs.indices.compactMap { index -> SearchResult? in
+            guard let summary = summaries[index] else { return nil }
+            let id = pageIDs[index]
             return SearchResult(
                 id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
-                snippet: snippets[id] ?? "", isPartialMatch: ranking.partial.contains(id))
+                snippet: snippets[index] ?? "", isPartialMatch: ranking.partial.contains(id))
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
