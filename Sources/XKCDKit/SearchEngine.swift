@@ -190,7 +190,7 @@ public struct SearchEngine: Sendable {
         if text.isPlainWords {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = Array(try snapshot.comicIDs(matching: text))
+            strict = try snapshot.comicIDs(matching: text)
         }
         if let allowed { strict.removeAll { !allowed.contains($0) } }
         // Higher score first, then lower number: a total order, so the first results are the
@@ -205,7 +205,7 @@ public struct SearchEngine: Sendable {
         var partial: [Comic.ID] = []
         // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
         if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
-            let excluded = try text.exclusions.map { try snapshot.comicIDs(matching: .or($0)) } ?? []
+            let excluded = try text.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
             let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
                 !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)

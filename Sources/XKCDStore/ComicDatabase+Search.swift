@@ -12,7 +12,7 @@ public struct ComicSummary: Sendable, Hashable, Codable {
 extension ComicDatabase {
     /// Ids of the comics that satisfy `text` (see ``Snapshot/comicIDs(matching:)``).
     public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
-        try snapshot { snapshot throws(StoreError) in try snapshot.comicIDs(matching: text) }
+        try snapshot { snapshot throws(StoreError) in Set(try snapshot.comicIDs(matching: text)) }
     }
 
     /// The most frequent indexed words starting with `prefix`, to rank `prefix*` queries.
@@ -23,27 +23,32 @@ extension ComicDatabase {
 
 extension ComicDatabase.Snapshot {
     /// Ids of the comics that satisfy `text` exactly as the query language defines it: every
-    /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions.
+    /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions; ascending.
     ///
     /// ```sql
     /// SELECT rowid FROM comicSearch WHERE comicSearch MATCH '("bobby") AND (title : "tables")'
     /// ```
     /// An exclusion-only query (`-physics`) matches every comic except those excluded.
-    public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
+    ///
+    /// An array, not a set, for the reason given at ``summaries(of:)``.
+    public func comicIDs(matching text: TextQuery) throws(StoreError) -> [Comic.ID] {
         let rendered = FTS5Expression(text)
         return try wrapped {
-            func ids(_ pattern: String) throws -> Set<Int> {
-                Set(try Int.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?"), arguments: [pattern]))
-            }
             switch (rendered.positive, rendered.exclusions.isEmpty) {
             case (nil, true):
                 return []
             case (let positive?, _):
                 let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
-                return try ids(rendered.exclusions.isEmpty ? positive : "(" + pattern + ")")
+                return try Int.fetchAll(
+                    db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid"),
+                    arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
             case (nil, false):
-                let everything = Set(try Int.fetchAll(db, sql: "SELECT id FROM comic"))
-                return everything.subtracting(try ids(rendered.exclusions.joined(separator: " OR ")))
+                return try Int.fetchAll(
+                    db.cachedStatement(sql: """
+                        SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
+                        ORDER BY id
+                        """),
+                    arguments: [rendered.exclusions.joined(separator: " OR ")])
             }
         }
     }
