@@ -124,11 +124,12 @@ public struct SearchEngine: Sendable {
         let summaries = try snapshot.summaries(of: pageIDs)
         let snippets = try snapshot.snippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
-        let results = pageIDs.compactMap { id -> SearchResult? in
-            guard let summary = summaries[id] else { return nil }
+        let results = pageIDs.indices.compactMap { index -> SearchResult? in
+            guard let summary = summaries[index] else { return nil }
+            let id = pageIDs[index]
             return SearchResult(
                 id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
-                snippet: snippets[id] ?? "", isPartialMatch: ranking.partial.contains(id))
+                snippet: snippets[index] ?? "", isPartialMatch: ranking.partial.contains(id))
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
@@ -159,7 +160,7 @@ public struct SearchEngine: Sendable {
             ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
         }
         if let number = query.exactComic, allowed?.contains(number) ?? true,
-            try snapshot.summaries(of: [number])[number] != nil
+            try snapshot.summaries(of: [number])[0] != nil
         {
             ranking.ids.removeAll { $0 == number }
             ranking.ids.insert(number, at: 0)
@@ -189,7 +190,7 @@ public struct SearchEngine: Sendable {
         if text.isPlainWords {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = Array(try snapshot.comicIDs(matching: text))
+            strict = try snapshot.comicIDs(matching: text)
         }
         if let allowed { strict.removeAll { !allowed.contains($0) } }
         // Higher score first, then lower number: a total order, so the first results are the
@@ -204,7 +205,7 @@ public struct SearchEngine: Sendable {
         var partial: [Comic.ID] = []
         // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
         if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
-            let excluded = try text.exclusions.map { try snapshot.comicIDs(matching: .or($0)) } ?? []
+            let excluded = try text.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
             let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
                 !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
@@ -221,12 +222,13 @@ public struct SearchEngine: Sendable {
     }
 
     private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.Snapshot) throws {
-        let summaries = try snapshot.summaries(of: ids)
-        func date(_ id: Comic.ID) -> ComicDate { summaries[id]?.date ?? ComicDate(year: 0, month: 0, day: 0) }
         switch order {
         case .relevance: break
-        case .dateAscending: ids.sort { (date($0), $0) < (date($1), $1) }
-        case .dateDescending: ids.sort { (date($0), $0) > (date($1), $1) }
+        case .dateAscending, .dateDescending:
+            let missing = ComicDate(year: 0, month: 0, day: 0)
+            var dated = zip(try snapshot.summaries(of: ids), ids).map { summary, id in (date: summary?.date ?? missing, id: id) }
+            if order == .dateAscending { dated.sort { $0 < $1 } } else { dated.sort { $0 > $1 } }
+            ids = dated.map(\.id)
         case .numberAscending: ids.sort()
         case .numberDescending: ids.sort(by: >)
         }

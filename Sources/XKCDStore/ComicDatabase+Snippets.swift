@@ -12,10 +12,14 @@ extension ComicDatabase.Snapshot {
     /// ranking postings (the one holding most query stems, the shorter on a tie), and only it
     /// is scanned, for words that are one of `words` or start with one of `stems`, keeping the
     /// window of `length` words that holds the most distinct query words.
+    ///
+    /// - Returns: the snippets in the order of `ids`, nil for a comic the index does not hold.
+    ///   An array rather than a dictionary by number, for the reason given at
+    ///   ``summaries(of:)``.
     public func snippets(
         of ids: [Comic.ID], scores: TermScores?, words: [String], marks: (open: String, close: String), length: Int = 24
-    ) throws(StoreError) -> [Comic.ID: String] {
-        guard !ids.isEmpty else { return [:] }
+    ) throws(StoreError) -> [String?] {
+        guard !ids.isEmpty else { return [] }
         let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [])
         // Each id travels with its field as `id * 4 + field`, so one statement reads only the
         // field shown: an explanation is kilobytes, and the other fields would be read for nothing.
@@ -31,14 +35,14 @@ extension ComicDatabase.Snapshot {
         return try wrapped {
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
-                    SELECT d.id, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                    SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
                     FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
                     """),
                 arguments: ["[" + requests.map(String.init).joined(separator: ",") + "]"])
-            var result: [Int: String] = [:]
+            var result = [String?](repeating: nil, count: ids.count)
             while let row = try rows.next() {
-                let id: Int = row[0]
-                result[id] = try row.withUnsafeData(atIndex: 1) { data in
+                let index: Int = row[0]
+                result[index] = try row.withUnsafeData(atIndex: 1) { data in
                     (data ?? Data()).withUnsafeBytes { bytes in
                         // Text ends at a NUL, as it does for a String read from SQLite.
                         let end = bytes.baseAddress.flatMap { base in memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - base } }

@@ -69,33 +69,41 @@ struct DocumentLengths: Sendable {
 
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
         let blob = try Data.fetchOne(db, sql: "SELECT value FROM rankingData WHERE name = 'lengths'") ?? Data()
-        var entries: [(Int, [Int])] = []
+        let fieldCount = RankingIndex.fieldCount
+        // Decoded straight into the flat array: a small array per comic cost more than the
+        // rest of a cold search together. Ids ascend, so the array grows at its end.
+        var lengths: [Float] = []
+        lengths.reserveCapacity(blob.count)
+        var totals = [Double](repeating: 0, count: fieldCount)
+        var documentCount = 0
+        var maxID = 0
         blob.withUnsafeBytes { bytes in
             var offset = 0
             var id = 0
+            var fields = [Int](repeating: 0, count: fieldCount)
             while let delta = Varint.read(bytes, at: &offset) {
                 id += delta
-                var fields: [Int] = []
-                for _ in 0..<RankingIndex.fieldCount {
+                for field in 0..<fieldCount {
                     guard let length = Varint.read(bytes, at: &offset) else { return }
-                    fields.append(length)
+                    fields[field] = length
                 }
-                entries.append((id, fields))
+                let end = (id + 1) * fieldCount
+                if lengths.count < end { lengths.append(contentsOf: repeatElement(0, count: end - lengths.count)) }
+                for field in 0..<fieldCount {
+                    lengths[id * fieldCount + field] = Float(fields[field])
+                    totals[field] += Double(fields[field])
+                }
+                documentCount += 1
+                maxID = id
             }
         }
-        let maxID = entries.last?.0 ?? 0
-        var lengths = [Float](repeating: 0, count: (maxID + 1) * RankingIndex.fieldCount)
-        var totals = [Double](repeating: 0, count: RankingIndex.fieldCount)
-        for (id, fields) in entries {
-            for field in 0..<RankingIndex.fieldCount {
-                lengths[id * RankingIndex.fieldCount + field] = Float(fields[field])
-                totals[field] += Double(fields[field])
-            }
+        if lengths.count < (maxID + 1) * fieldCount {
+            lengths.append(contentsOf: repeatElement(0, count: (maxID + 1) * fieldCount - lengths.count))
         }
-        let count = max(entries.count, 1)
+        let count = max(documentCount, 1)
         return DocumentLengths(
             generation: generation, lengths: lengths, averages: totals.map { max($0 / Double(count), 1) },
-            documentCount: entries.count, maxID: maxID)
+            documentCount: documentCount, maxID: maxID)
     }
 }
 

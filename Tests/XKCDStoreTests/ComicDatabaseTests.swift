@@ -63,6 +63,31 @@ enum Sample {
         #expect(try database.comicIDs(matching: .term("phone", field: nil)).isEmpty)
     }
 
+    @Test func summariesSnippetsAndMatchesComeBackInTheOrderAskedFor() throws {
+        try database.apply([
+            ComicUpdate(
+                id: 327, comic: .fetched(Sample.exploits, at: Date()),
+                explanation: .fetched(Sample.explanation(327, "Little Bobby Tables drops the Students table."), at: Date())),
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
+            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged),
+        ])
+        try database.rebuildRankingIndex()
+        try database.reading { snapshot in
+            let summaries = try snapshot.summaries(of: [2347, 5, 327, 2347])
+            #expect(summaries.map { $0?.id } == [2347, nil, 327, 2347])
+            #expect(summaries[2]?.title == "Exploits of a Mom")
+            #expect(try snapshot.summaries(of: []).isEmpty)
+            let scores = try snapshot.termScores(for: ["tables"])
+            let snippets = try snapshot.snippets(of: [5, 327], scores: scores, words: ["tables"], marks: ("[", "]"))
+            #expect(snippets.count == 2)
+            #expect(snippets[0] == nil)
+            #expect(snippets[1]?.contains("[Tables]") == true)
+            // Ascending, whether the query has positive words or only exclusions.
+            #expect(try snapshot.comicIDs(matching: .or([.term("bobby", field: nil), .term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 327, 2347])
+            #expect(try snapshot.comicIDs(matching: .and([.not(.term("bobby", field: nil))])) == [149, 2347])
+        }
+    }
+
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
         let now = Sample.date("2026-01-01")
         try database.apply([
