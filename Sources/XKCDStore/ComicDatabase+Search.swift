@@ -10,9 +10,9 @@ public struct ComicSummary: Sendable, Hashable, Codable {
 }
 
 extension ComicDatabase {
-    /// Ids of the comics that satisfy `text` (see ``Snapshot/comicIDs(matching:)``).
-    public func comicIDs(matching text: TextQuery) throws(StoreError) -> Set<Comic.ID> {
-        try snapshot { snapshot throws(StoreError) in Set(try snapshot.comicIDs(matching: text)) }
+    /// Ids of the comics that satisfy `text`, ascending (see ``Snapshot/comicIDs(matching:)``).
+    public func comicIDs(matching text: TextQuery) throws(StoreError) -> [Comic.ID] {
+        try snapshot { snapshot throws(StoreError) in try snapshot.comicIDs(matching: text) }
     }
 
     /// The most frequent indexed words starting with `prefix`, to rank `prefix*` queries.

@@ -51,16 +51,8 @@ public struct ComicDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         if connections == .readOnly {
             configuration.readonly = true
-            let isCurrent: Bool
-            let queue: DatabaseQueue
-            do {
-                queue = try DatabaseQueue(path: path, configuration: configuration)
-                isCurrent = try queue.read { try Schema.migrator.hasCompletedMigrations($0) }
-            } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-                throw .notAnIndex(path: path)
-            } catch {
-                throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
-            }
+            let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
+            let isCurrent = try connecting(to: path) { try queue.read(Schema.migrator.hasCompletedMigrations) }
             return isCurrent ? ComicDatabase(current: queue) : try open(at: path, connections: .single)
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -69,21 +61,26 @@ public struct ComicDatabase: Sendable {
         } catch {
             throw .cannotOpen(path: path, reason: "cannot create \(directory.path)")
         }
-        let writer: any DatabaseWriter
-        do {
-            switch connections {
-            case .pool: writer = try DatabasePool(path: path, configuration: configuration)
-            case .single, .readOnly: writer = try DatabaseQueue(path: path, configuration: configuration)
-            }
-        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
-            throw .notAnIndex(path: path)
-        } catch {
-            throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
+        let writer: any DatabaseWriter = try connecting(to: path) {
+            if connections == .pool { return try DatabasePool(path: path, configuration: configuration) }
+            return try DatabaseQueue(path: path, configuration: configuration)
         }
         do {
             return try ComicDatabase(writer)
         } catch .notAnIndex {
             throw .notAnIndex(path: path)
+        }
+    }
+
+    /// Runs `body`, which opens or first reads the file at `path`, reporting a file that is not
+    /// an index as such and anything else as a file that cannot be opened.
+    private static func connecting<T>(to path: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw .notAnIndex(path: path)
+        } catch {
+            throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
         }
     }
 

@@ -48,7 +48,7 @@ struct REPLHost {
                         command = carrier
                     }
                     if let index = command as? XKCDSearch.Index {
-                        let forwarded = index.indexerArguments(typed: Array(arguments.drop { $0 != "index" }.dropFirst()))
+                        let forwarded = index.indexerArguments(typed: XKCDSearch.Index.arguments(in: arguments))
                         return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {

@@ -219,3 +219,18 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
     defer { try? FileManager.default.removeItem(at: url) }
     return try await body(url)
 }
+
+/// Runs a tool found on `PATH` (`sqlite3`, `ldd`) to completion; its standard output and error
+/// together.
+func runTool(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -252,15 +252,7 @@ struct IndexingCommandTests {
 
     /// The names of the shared libraries `ldd` lists for an executable.
     private func sharedLibraries(of executable: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ldd", executable.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+        try runTool(["ldd", executable.path]).output.split(separator: "\n")
             .compactMap { $0.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespaces) } }
             .map { $0.split(separator: "/").last.map(String.init) ?? $0 }
     }
@@ -326,24 +318,15 @@ struct IndexingCommandTests {
 
     /// SQLite's and FTS5's integrity checks, through the `sqlite3` shell.
     private func checkIntegrity(_ db: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let result = try runTool([
             "sqlite3", db,
             """
             PRAGMA integrity_check;
             INSERT INTO comicSearch(comicSearch, rank) VALUES('integrity-check', 1);
             INSERT INTO comicExact(comicExact, rank) VALUES('integrity-check', 1);
             """,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "sqlite3: \(text)")
-        #expect(text.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "sqlite3: \(text)")
+        ])
+        #expect(result.status == 0, "sqlite3: \(result.output)")
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok", "sqlite3: \(result.output)")
     }
 }

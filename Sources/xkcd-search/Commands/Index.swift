@@ -23,8 +23,12 @@ extension XKCDSearch {
         /// From the command line: the indexer replaces this process, keeping its id (so a signal
         /// sent to it reaches the indexer), its terminal and its exit status.
         func run() throws {
-            let arguments = Array(CommandLine.arguments.drop { $0 != "index" }.dropFirst())
-            try IndexerExecutable.locate().replaceCurrentProcess(arguments: arguments)
+            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Self.arguments(in: CommandLine.arguments))
+        }
+
+        /// What follows `index` in a command line, for the indexer to parse again.
+        static func arguments(in line: [String]) -> [String] {
+            Array(line.drop { $0 != "index" }.dropFirst())
         }
 
         /// The arguments typed after `index`, with the REPL's `--db` and `--verbose` added
