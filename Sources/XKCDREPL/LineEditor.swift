@@ -51,11 +51,18 @@ public final class LineEditor: LineSource {
     }
 
     /// Adds a line to the history unless it is blank or repeats the previous one.
+    ///
+    /// Kept without trailing blanks: a completion ends the line with a space, and libedit drops
+    /// one trailing space when it recalls a line, so the recalled line would never equal the
+    /// stored one and each recall would be stored again.
     private func remember(_ line: String) {
-        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+        var end = line.endIndex
+        while end > line.startIndex, line[line.index(before: end)].isWhitespace { end = line.index(before: end) }
+        let entry = String(line[..<end])
+        guard !entry.trimmingCharacters(in: .whitespaces).isEmpty else { return }
         let last = xkcd_last_history_line().map { String(cString: $0) }
-        guard line != last else { return }
-        _ = add_history(line)
+        guard entry != last else { return }
+        _ = add_history(entry)
         _ = write_history(historyFile.path)
         _ = history_truncate_file(historyFile.path, Int32(historyLimit))
     }
@@ -117,7 +124,9 @@ private func complete(
     }
     // `title:` and `tag:` want their value next, not a space.
     xkcd_completion_append(candidates.count == 1 && first.hasSuffix(":") ? 0 : 0x20)
-    let entries = candidates.count == 1 ? [first] : [common] + candidates
+    // The common prefix, then every candidate, even a lone one: libedit reads the third entry
+    // to tell a unique match (which earns the space) and would read past a shorter array.
+    let entries = [common] + candidates
     // libedit frees the array and its strings with free().
     let bytes = MemoryLayout<UnsafeMutablePointer<CChar>?>.stride * (entries.count + 1)
     guard let raw = malloc(bytes) else { return nil }

@@ -107,8 +107,8 @@ struct REPLHost {
 
 /// A parsed command on its way to the task that runs it. Unchecked because `ParsableCommand`
 /// is not `Sendable`, but a parsed command is a plain value (strings, numbers, flags) that only
-/// the one running task touches after this.
-private struct ParsedCommand: @unchecked Sendable {
+/// the one running task touches after this. A clean exit (help, version) prints its message.
+struct ParsedCommand: @unchecked Sendable {
     var command: any ParsableCommand
 
     func run() async throws {

@@ -6,7 +6,6 @@ import XKCDKit
 /// The root command. Every command spells out its `commandName`: deriving it from the type name
 /// costs a scan of every protocol conformance in the binary per command, which took about a
 /// millisecond of every search.
-@main
 struct XKCDSearch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search",
@@ -18,4 +17,37 @@ struct XKCDSearch: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Fav.self, About.self, Repl.self]
     )
+}
+
+/// Runs the command line without Swift concurrency unless the command needs it (the REPL).
+///
+/// `AsyncParsableCommand.main()` would run every command as a task on a Dispatch worker
+/// thread; starting that machinery and hopping to the thread cost 1-1.7 ms of every search.
+@main
+enum Entry {
+    static func main() {
+        do {
+            var command = try XKCDSearch.parseAsRoot()
+            // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
+            // every protocol conformance in the binary.
+            if command is XKCDSearch || command is XKCDSearch.Repl { runAsTask(ParsedCommand(command: command)) }
+            try command.run()
+        } catch {
+            XKCDSearch.exit(withError: error)
+        }
+    }
+
+    /// Runs `command` as `AsyncParsableCommand.main()` would: as a task on the global executor,
+    /// the main thread handed to Dispatch; exits when the task ends.
+    private static func runAsTask(_ command: ParsedCommand) -> Never {
+        Task {
+            do {
+                try await command.run()
+                XKCDSearch.exit()
+            } catch {
+                XKCDSearch.exit(withError: error)
+            }
+        }
+        dispatchMain()
+    }
 }
