@@ -30,7 +30,7 @@ public struct GlobalOptions: ParsableArguments {
     public func openDatabase(creating: Bool = false, connections: ComicDatabase.Connections = .single) throws
         -> ComicDatabase
     {
-        let path = paths.databaseFile.path
+        let path = paths.databasePath
         guard creating || FileManager.default.fileExists(atPath: path) else {
             throw MissingIndex(path: path)
         }

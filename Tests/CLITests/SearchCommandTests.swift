@@ -87,4 +87,18 @@ struct SearchCommandTests {
             #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\u{07}"))
         }
     }
+
+    /// #1137 "RTL" holds U+202E and U+202D in its title, transcript and explanation: printed
+    /// as they are, they would turn the rest of the terminal's line around.
+    @Test func bidiOverridesFromTheIndexNeverReachTheTerminal() async throws {
+        try await withBrowseSandbox { sandbox in
+            let overrides: [Character] = ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2069}"]
+            for arguments in [["search", "cueball", "asshole", "--color", "always"], ["show", "1137", "--explain"]] {
+                let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db])
+                #expect(output.status == 0, "\(output)")
+                #expect(output.stdout.contains("1137"), "\(output)")
+                #expect(!output.stdout.contains(where: overrides.contains), "\(arguments): \(output)")
+            }
+        }
+    }
 }
