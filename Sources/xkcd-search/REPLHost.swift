@@ -52,7 +52,7 @@ struct REPLHost {
                         return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
-                        let usesColor = search.output.usesColor
+                        let usesColor = Terminal.usesColor(search.color)
                         return .search(SearchRequest(
                             text: search.words.joined(separator: " "), limit: search.limit, page: search.page
                         ) { results, hint in

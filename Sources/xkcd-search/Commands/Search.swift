@@ -18,7 +18,8 @@ extension XKCDSearch {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var output: OutputOptions
+        @Option(help: "Colour and bold: auto (on a terminal, unless NO_COLOR is set), always or never.")
+        var color: Terminal.ColorChoice = .auto
 
         @Argument(help: "The query; several arguments are joined with spaces.")
         var words: [String]
@@ -44,7 +45,7 @@ extension XKCDSearch {
             if json {
                 print(try SearchOutput.json(results))
             } else {
-                print(SearchOutput.text(results, color: output.usesColor, width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
+                print(SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
             }
         }
 
@@ -53,14 +54,6 @@ extension XKCDSearch {
             return "xkcd-search search \(quoted.joined(separator: " ")) --page \(page + 1)"
         }
     }
-}
-
-/// `--color` for commands that print to a terminal.
-struct OutputOptions: ParsableArguments {
-    @Option(help: "Colour and bold: auto (on a terminal, unless NO_COLOR is set), always or never.")
-    var color: Terminal.ColorChoice = .auto
-
-    var usesColor: Bool { Terminal.usesColor(color) }
 }
 
 /// How search results are printed.
