@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDKit
 
 #if canImport(Glibc)
 import Glibc
@@ -22,13 +23,13 @@ public enum Terminal {
     public static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Colour follows the choice, then NO_COLOR (https://no-color.org), then whether stdout is a terminal.
-    public static func usesColor(_ choice: ColorChoice, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    public static func usesColor(_ choice: ColorChoice, environment: (String) -> String? = environmentVariable) -> Bool {
         switch choice {
         case .always: return true
         case .never: return false
         case .auto:
-            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-            if environment["TERM"] == "dumb" { return false }
+            if let noColor = environment("NO_COLOR"), !noColor.isEmpty { return false }
+            if environment("TERM") == "dumb" { return false }
             return isStandardOutputATerminal
         }
     }
@@ -37,7 +38,7 @@ public enum Terminal {
     public static var width: Int? {
         var size = winsize()
         guard isStandardOutputATerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
-            if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) { return columns }
+            if let columns = environmentVariable("COLUMNS").flatMap(Int.init) { return columns }
             return nil
         }
         return Int(size.ws_col)

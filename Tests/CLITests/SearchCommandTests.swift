@@ -80,6 +80,24 @@ struct SearchCommandTests {
         }
     }
 
+    /// `search` is parsed on its own first; whatever is not a search must still be answered by
+    /// the whole command tree, so help, usage errors and completion scripts name the full command.
+    @Test func helpErrorsAndCompletionsOfSearchNameTheWholeCommand() async throws {
+        try await withBrowseSandbox { sandbox in
+            let help = try await sandbox.cli.run(["search", "--help"])
+            #expect(help.status == 0 && help.stdout.contains("USAGE: xkcd-search search "), "\(help)")
+
+            for arguments in [["search", "bobby", "--limit", "0"], ["search", "bobby", "--no-such-option"], ["search"]] {
+                let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db])
+                #expect(output.status != 0 && output.stdout.isEmpty, "\(output)")
+                #expect(output.stderr.contains("Usage: xkcd-search search "), "\(arguments): \(output)")
+            }
+
+            let script = try await sandbox.cli.run(["search", "--generate-completion-script", "bash"])
+            #expect(script.status == 0 && script.stdout.contains("_xkcd-search()"), "\(script)")
+        }
+    }
+
     @Test func controlCharactersFromTheQueryNeverReachTheTerminal() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("search", "bobby\u{1B}[31m\u{07}", "--color", "never")
