@@ -52,9 +52,9 @@ struct REPLHost {
                         return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
-                        let usesColor = Terminal.usesColor(search.color)
+                        let usesColor = Terminal.usesColor(search.colorChoice)
                         return .search(SearchRequest(
-                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page
+                            text: search.words.joined(separator: " "), limit: search.pageSize, page: search.pageNumber
                         ) { results, hint in
                             SearchOutput.text(results, color: usesColor, width: Terminal.width ?? 100, command: hint)
                         })
