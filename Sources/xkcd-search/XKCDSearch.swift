@@ -31,6 +31,7 @@ enum Entry {
             // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
             // every protocol conformance in the binary.
             if command is XKCDSearch || command is XKCDSearch.Repl { runAsTask(ParsedCommand(command: command)) }
+            if let search = command as? XKCDSearch.Search { try search.runAsProcess() }
             try command.run()
         } catch {
             XKCDSearch.exit(withError: error)

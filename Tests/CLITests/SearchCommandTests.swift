@@ -80,6 +80,21 @@ struct SearchCommandTests {
         }
     }
 
+    /// A search process exits without closing the index first, so everything it printed must
+    /// still reach a pipe, and the next search must open the index as before.
+    @Test func aLongPageReachesAPipeWhole() async throws {
+        try await withBrowseSandbox { sandbox in
+            let page = try await sandbox.json("search", "the", "--limit", "1000", "--json")
+            let results = try #require(page["results"] as? [[String: Any]])
+            #expect(results.count == page["total"] as? Int && results.count > 20, "\(page["total"] ?? "")")
+
+            let text = try await sandbox.run("search", "the", "--limit", "1000", "--color", "never")
+            #expect(text.status == 0)
+            #expect(text.stdoutLines.filter { $0.hasPrefix("#") }.count == results.count)
+            #expect(text.stdoutLines.last == "1-\(results.count) of \(results.count) results")
+        }
+    }
+
     /// `search` is parsed on its own first; whatever is not a search must still be answered by
     /// the whole command tree, so help, usage errors and completion scripts name the full command.
     @Test func helpErrorsAndCompletionsOfSearchNameTheWholeCommand() async throws {
