@@ -60,9 +60,11 @@ test: deps snapshot-dir
 benchmarks: deps snapshot-dir
 	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench benchmark
 
-# MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv against the index (make demo builds it).
+# MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv and on Benchmarks/Relevance/heldout.tsv
+# against the index (make demo builds it).
 relevance: deps
 	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance $(if $(DB),--db $(abspath $(DB)),)
+	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance --set Relevance/heldout.tsv $(if $(DB),--db $(abspath $(DB)),)
 
 # Whole-process search time against the sqlite3 shell on the same index, and against the least
 # a Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release).

@@ -2,6 +2,7 @@
 //
 //   swift run -c release Relevance [--db PATH] [--set ../../shared/eval/dev.tsv] [--verbose]
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
+//       [--proximity 3]
 //
 // Each line of the set is `query<TAB>relevant nums<TAB>kind<TAB>note`; `[num:A..B]` and
 // `[year:…]` in a query become the engine's own filters.
@@ -26,6 +27,7 @@ if let norms = numbers(option("--norms")), norms.count == 4 { weights.lengthNorm
 if let k1 = option("--k1").flatMap(Double.init) { weights.k1 = k1 }
 if let coverage = option("--coverage").flatMap(Double.init) { weights.coverage = coverage }
 if let title = option("--title").flatMap(Double.init) { weights.titleCoverage = title }
+if let proximity = option("--proximity").flatMap(Double.init) { weights.proximity = proximity }
 
 guard let set = try? String(contentsOfFile: setPath, encoding: .utf8) else {
     FileHandle.standardError.write(Data("relevance: cannot read \(setPath)\n".utf8))

@@ -52,14 +52,19 @@ public struct SearchResults: Sendable {
 /// 2. comics holding every word (or satisfying the phrases, OR and exclusions), ordered by
 ///    BM25F with coverage and title signals, exact titles and title phrases first and exact
 ///    word forms above stemmed ones;
-/// 3. when fewer than ``fallbackThreshold`` comics hold every word, comics holding only some,
-///    ranked by how much of the query (weighted by rarity) they hold.
+/// 3. when fewer than ``fallbackThreshold`` comics hold every word, comics holding only some
+///    join them, ranked by the same score, which rewards how much of the query (weighted by
+///    rarity) they hold;
+/// 4. among the best ``proximityDepth``, a bonus for holding the query's words side by side,
+///    in its order, in the title, title text or transcript: a remembered line.
 public struct SearchEngine: Sendable {
     public static let highlightMarks = (open: "\u{E000}", close: "\u{E001}")
     /// Below this many comics holding every word, partial matches are added.
     public static let fallbackThreshold = 5
     /// At most this many partial matches are ranked, which bounds the work of a long query.
     public static let fallbackLimit = 100
+    /// How many of the best comics by words alone are read for the query's word pairs.
+    public static let proximityDepth = 30
 
     /// Longer queries are refused: no one types them, and each word costs a lookup.
     public static let maximumQueryLength = 4096
@@ -214,9 +219,28 @@ public struct SearchEngine: Sendable {
             partial.removeSubrange(min(Self.fallbackLimit, partial.count)...)
         }
 
-        strict.sortPrefix(ordered, by: precedes)
-        ranking.ids = strict + partial
-        ranking.scores = terms
+        // Partial matches compete with full ones on score: a comic holding all but one word of
+        // a long description (with the coverage bonus that costs it) can beat one that holds
+        // every word in passing.
+        var ids = strict + partial
+        var boosted = terms
+        if weights.proximity > 0 {
+            // The same few comics on every page, so that pages agree on the order.
+            ids.sortPrefix(Self.proximityDepth, by: precedes)
+            let top = Array(ids.prefix(Self.proximityDepth))
+            let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms)
+            for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
+                boosted.scores[id] += weights.proximity * share
+            }
+        }
+        let boostedScores = boosted.scores
+        ids.sortPrefix(ordered) { a, b in
+            let scoreA = a < boostedScores.count ? boostedScores[a] : 0
+            let scoreB = b < boostedScores.count ? boostedScores[b] : 0
+            return scoreA > scoreB || (scoreA == scoreB && a < b)
+        }
+        ranking.ids = ids
+        ranking.scores = boosted
         ranking.partial = Set(partial)
         return ranking
     }

@@ -159,7 +159,7 @@ extension ComicDatabase.Snapshot {
 
 }
 
-private func jsonArray(_ ids: [Int]) -> String {
+func jsonArray(_ ids: [Int]) -> String {
     "[" + ids.map(String.init).joined(separator: ",") + "]"
 }
 

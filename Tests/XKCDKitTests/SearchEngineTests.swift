@@ -119,6 +119,39 @@ struct RankingTests {
         #expect(results.results.contains { $0.isPartialMatch })
     }
 
+    @Test func partialAndFullMatchesShareOneOrderByScore() async throws {
+        // 802 holds all five words in passing; 1335 holds four, in its title text and transcript.
+        for query in ["centered there particular australian change", "mom names her son with sql code to wipe the school student records"] {
+            let results = try await engine().search(query).results
+            #expect(results.contains { $0.isPartialMatch }, "\(query)")
+            #expect(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "\(query): \(results.map { ($0.id, $0.score) })")
+        }
+        let first = try #require(try await engine().search("centered there particular australian change").results.first)
+        #expect(first.id == 1335 && first.isPartialMatch)
+    }
+
+    @Test func wordsSideBySideInTheComicEarnTheProximityBonus() async throws {
+        let database = try await sharedFixtureIndex.value
+        var withoutProximity = RankingWeights()
+        withoutProximity.proximity = 0
+        func score(_ query: String, _ weights: RankingWeights) throws -> Double? {
+            try SearchEngine(database: database, weights: weights).search(query).results.first { $0.id == 149 }?.score
+        }
+        // 149's transcript says "Sudo make me a sandwich": every pair of the line, in order.
+        let inOrder = try #require(try score("sudo make me a sandwich", RankingWeights()))
+        let plain = try #require(try score("sudo make me a sandwich", withoutProximity))
+        #expect(abs(inOrder - plain - RankingWeights().proximity) < 0.001)
+        // The same words in another order are no line of the comic.
+        let shuffled = try #require(try score("sandwich a me make sudo", RankingWeights()))
+        #expect(abs(shuffled - (try #require(try score("sandwich a me make sudo", withoutProximity)))) < 0.001)
+
+        let shares = try database.reading { snapshot in
+            try snapshot.adjacentPairShares(of: [149, 327, 100_000], words: ["make", "a", "sandwich", "don't"])
+        }
+        // make-a is not in 149 ("make me a"), a-sandwich is, sandwich-don and don-t are not.
+        #expect(shares == [0.25, 0, 0])
+    }
+
     @Test func snippetsHighlightTheMatchedWords() async throws {
         let engine = try await engine()
         let result = try #require(try engine.search("imagemagick").results.first)
