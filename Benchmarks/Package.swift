@@ -12,9 +12,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
+        // What more than one benchmark needs.
+        .target(name: "BenchmarkSupport", path: "Support"),
         .executableTarget(
             name: "Relevance",
-            dependencies: [.product(name: "XKCDKit", package: "xkcd-search")],
+            dependencies: ["BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search")],
             path: "Relevance"
         ),
         .executableTarget(
@@ -28,6 +30,7 @@ let package = Package(
         .executableTarget(
             name: "Parsing",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDParse", package: "xkcd-search"),
             ],
@@ -37,6 +40,7 @@ let package = Package(
         .executableTarget(
             name: "Indexing",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
@@ -47,6 +51,7 @@ let package = Package(
         .executableTarget(
             name: "Search",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),

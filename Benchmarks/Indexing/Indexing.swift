@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Logging
 import XKCDIndexer
@@ -65,26 +66,4 @@ private func removeDatabase(at path: String) {
 private struct IndexingFailed: Error, CustomStringConvertible {
     var failures: Int
     var description: String { "index build left \(failures) failures" }
-}
-
-/// The offline mirror: `../../shared/corpus` next to the checkout, else the repository's
-/// extracted snapshot (`make snapshot-dir`).
-private func corpusDirectory() throws -> URL {
-    let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [
-        benchmarks.appendingPathComponent("../../shared/corpus").standardizedFileURL,
-        benchmarks.appendingPathComponent("../.build/snapshot").standardizedFileURL,
-    ]
-    for candidate in candidates
-    where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("xkcd/info.0.json").path) {
-        return candidate
-    }
-    throw CorpusMissing(searched: candidates.map(\.path))
-}
-
-private struct CorpusMissing: Error, CustomStringConvertible {
-    var searched: [String]
-    var description: String {
-        "no corpus mirror found (looked in \(searched.joined(separator: ", "))); run `make snapshot-dir` first"
-    }
 }

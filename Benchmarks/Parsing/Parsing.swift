@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import XKCDParse
 
@@ -50,26 +51,4 @@ private func loadPages() throws -> [Data] {
     let total = pages.reduce(0) { $0 + $1.count }
     print("Parsing: \(pages.count) pages, \(total) bytes of HTML from \(directory.path)")
     return pages
-}
-
-/// The offline mirror: `../../shared/corpus` next to the checkout, else the repository's
-/// extracted snapshot (`make snapshot-dir`).
-private func corpusDirectory() throws -> URL {
-    let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [
-        benchmarks.appendingPathComponent("../../shared/corpus").standardizedFileURL,
-        benchmarks.appendingPathComponent("../.build/snapshot").standardizedFileURL,
-    ]
-    for candidate in candidates
-    where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("xkcd/info.0.json").path) {
-        return candidate
-    }
-    throw CorpusMissing(searched: candidates.map(\.path))
-}
-
-private struct CorpusMissing: Error, CustomStringConvertible {
-    var searched: [String]
-    var description: String {
-        "no corpus mirror found (looked in \(searched.joined(separator: ", "))); run `make snapshot-dir` first"
-    }
 }

@@ -2,10 +2,16 @@
 //
 //   swift run -c release Relevance [--db PATH] [--set ../../shared/eval/dev.tsv] [--verbose]
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
-//       [--proximity 3]
+//       [--proximity 3] [--sample-quotes N]
+//
+// `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
+// fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
+// one of them left out in 3 of 10, the comic being the answer. Made from every comic alike, they
+// show how the quote kind fares beyond the queries anyone wrote.
 //
 // Each line of the set is `query<TAB>relevant nums<TAB>kind<TAB>note`; `[num:A..B]` and
 // `[year:…]` in a query become the engine's own filters.
+import BenchmarkSupport
 import Foundation
 import XKCDKit
 
@@ -29,11 +35,37 @@ if let coverage = option("--coverage").flatMap(Double.init) { weights.coverage =
 if let title = option("--title").flatMap(Double.init) { weights.titleCoverage = title }
 if let proximity = option("--proximity").flatMap(Double.init) { weights.proximity = proximity }
 
-guard let set = try? String(contentsOfFile: setPath, encoding: .utf8) else {
+let database = try ComicDatabase.open(at: databasePath)
+let engine = SearchEngine(database: database, weights: weights)
+
+func sampledQuotes(_ count: Int) throws -> String {
+    let library = Library(database: database)
+    let latest = try library.resolve(.latest)
+    var random = SplitMix64(seed: 5)
+    var lines = ["query\trelevant\tkind\tnote"]
+    var attempts = 0
+    while lines.count <= count, attempts < count * 50 {
+        attempts += 1
+        guard let page = try? library.page(Int.random(in: 1...latest, using: &random)) else { continue }
+        let source = Bool.random(using: &random) ? page.comic.alt : page.transcript
+        let words = source.split(whereSeparator: \.isWhitespace).map { word in
+            String(word.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "'" })
+        }.filter { !$0.isEmpty }
+        guard words.count >= 12 else { continue }
+        let length = Int.random(in: 4...7, using: &random)
+        let start = Int.random(in: 0...(words.count - length), using: &random)
+        var line = Array(words[start..<start + length])
+        if Int.random(in: 0..<10, using: &random) < 3 { line.remove(at: Int.random(in: 0..<line.count, using: &random)) }
+        lines.append("\(line.joined(separator: " "))\t\(page.comic.id)\tquote-sample\t#\(page.comic.id)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+let sampleCount = option("--sample-quotes").flatMap(Int.init)
+guard let set = try sampleCount.map(sampledQuotes) ?? (try? String(contentsOfFile: setPath, encoding: .utf8)) else {
     FileHandle.standardError.write(Data("relevance: cannot read \(setPath)\n".utf8))
     exit(1)
 }
-let engine = SearchEngine(database: try ComicDatabase.open(at: databasePath), weights: weights)
 
 struct Tally { var count = 0, reciprocalRanks = 0.0, hitsAt1 = 0, hitsAt10 = 0 }
 var tallies: [String: Tally] = [:]

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import Logging
 import XKCDIndexer
@@ -119,7 +120,7 @@ private struct Fixture: Sendable {
 
 /// The queries of the dev set, with `[num:A..B]` annotations turned into `num:A..B` filters.
 private func devQueries() throws -> [String] {
-    let file = benchmarksDirectory().appendingPathComponent("../../shared/eval/dev.tsv").standardizedFileURL
+    let file = benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardizedFileURL
     guard let text = try? String(contentsOf: file, encoding: .utf8) else {
         print("Search: no \(file.path), the mix has generated queries only")
         return []
@@ -132,23 +133,10 @@ private func devQueries() throws -> [String] {
     }
 }
 
-/// SplitMix64: a tiny PRNG with a fixed seed, so every run benchmarks the same queries.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Generates queries from the titles and explanations in the index.
 private struct QueryGenerator {
     let database: ComicDatabase
-    var random = SplitMix64(state: 0x786B_6364)  // "xkcd"
+    var random = SplitMix64(seed: 0x786B_6364)  // "xkcd"
 
     init(database: ComicDatabase) {
         self.database = database
@@ -237,24 +225,4 @@ private struct QueryGenerator {
 private struct SetupFailed: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
-}
-
-private func benchmarksDirectory() -> URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-}
-
-/// The offline mirror: `../../shared/corpus` next to the checkout, else the repository's
-/// extracted snapshot (`make snapshot-dir`).
-private func corpusDirectory() throws -> URL {
-    let candidates = [
-        benchmarksDirectory().appendingPathComponent("../../shared/corpus").standardizedFileURL,
-        benchmarksDirectory().appendingPathComponent("../.build/snapshot").standardizedFileURL,
-    ]
-    for candidate in candidates
-    where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("xkcd/info.0.json").path) {
-        return candidate
-    }
-    throw SetupFailed(
-        "no corpus mirror found (looked in \(candidates.map(\.path).joined(separator: ", "))); "
-            + "run `make snapshot-dir` first")
 }

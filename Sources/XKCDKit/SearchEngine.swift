@@ -63,7 +63,9 @@ public struct SearchEngine: Sendable {
     public static let fallbackThreshold = 5
     /// At most this many partial matches are ranked, which bounds the work of a long query.
     public static let fallbackLimit = 100
-    /// How many of the best comics by words alone are read for the query's word pairs.
+    /// How many of the best comics by words alone are read for the query's word pairs. On 300
+    /// sampled lines (MRR@10 / hit@10): 10 → 0.828 / 0.86, 20 → 0.845 / 0.90, 30 → 0.854 / 0.91,
+    /// 50 → 0.865 / 0.93; each comic read costs time, so the gain past 30 was not taken.
     public static let proximityDepth = 30
 
     /// Longer queries are refused: no one types them, and each word costs a lookup.
@@ -228,7 +230,7 @@ public struct SearchEngine: Sendable {
             // The same few comics on every page, so that pages agree on the order.
             ids.sortPrefix(Self.proximityDepth, by: precedes)
             let top = Array(ids.prefix(Self.proximityDepth))
-            let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms)
+            let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms, scores: terms)
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
                 boosted.scores[id] += weights.proximity * share
             }

@@ -10,57 +10,67 @@ extension ComicDatabase.Snapshot {
     ///
     /// Explanations are left out: they run to 200 kB and quote every comic they link to.
     ///
+    /// Only fields holding two or more of the query's stems (``TermScores/fieldMatches``) are
+    /// read: most hold one or none, and a transcript runs to kilobytes.
+    ///
     /// - Parameter words: the query's words in the order typed; each is split into tokens as
     ///   the index splits text (letters and digits), so "don't" is the pair "don" "t".
     /// - Returns: the shares, from 0 to 1, in the order of `ids`.
-    public func adjacentPairShares(of ids: [Comic.ID], words: [String]) throws(StoreError) -> [Double] {
+    public func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError) -> [Double] {
         let tokens = words.flatMap { word in
             word.lowercased().utf8.split { !SnippetWindow.isWordByte($0) }.map { String(decoding: $0, as: UTF8.self) }
         }
-        guard tokens.count >= 2, !ids.isEmpty else { return [Double](repeating: 0, count: ids.count) }
+        var shares = [Double](repeating: 0, count: ids.count)
+        // Each comic travels with its field as `id * 4 + field`, as in snippets; `owners` gives
+        // the comic's place in `ids` by the request's.
+        var requests: [Int] = []
+        var owners: [Int] = []
+        for (index, id) in ids.enumerated() {
+            for field in 0..<3 where id * RankingIndex.fieldCount + field < scores.fieldMatches.count
+                && scores.fieldMatches[id * RankingIndex.fieldCount + field] >= 2
+            {
+                requests.append(id * RankingIndex.fieldCount + field)
+                owners.append(index)
+            }
+        }
+        guard tokens.count >= 2, !requests.isEmpty else { return shares }
         let matcher = SnippetMatcher(words: tokens, stems: [])
         return try wrapped {
-            var shares = [Double](repeating: 0, count: ids.count)
+            var found = [[Bool]](repeating: [], count: ids.count)
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
-                    SELECT r.key, d.title || char(10) || d.alt || char(10) || d.transcript
-                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value
+                    SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
+                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
                     """),
-                arguments: [jsonArray(ids)])
+                arguments: [jsonArray(requests)])
             while let row = try rows.next() {
-                let index: Int = row[0]
-                let pairs = try row.withUnsafeData(atIndex: 1) { data in
-                    (data ?? Data()).withUnsafeBytes { Self.adjacentPairs(in: $0, matcher: matcher, tokens: tokens) }
+                let index = owners[row[0] as Int]
+                if found[index].isEmpty { found[index] = [Bool](repeating: false, count: tokens.count - 1) }
+                try row.withUnsafeData(atIndex: 1) { data in
+                    (data ?? Data()).withUnsafeBytes {
+                        Self.findAdjacentPairs(in: $0, matcher: matcher, tokens: tokens, into: &found[index])
+                    }
                 }
-                shares[index] = Double(pairs) / Double(tokens.count - 1)
+            }
+            for index in ids.indices where !found[index].isEmpty {
+                shares[index] = Double(found[index].filter { $0 }.count) / Double(tokens.count - 1)
             }
             return shares
         }
     }
 
-    /// The distinct pairs `tokens[i]`, `tokens[i + 1]` that follow each other in `text`.
-    private static func adjacentPairs(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, tokens: [String]) -> Int {
-        var found = [Bool](repeating: false, count: tokens.count)
-        var previous: Int?
-        var offset = 0
-        while offset < text.count {
-            guard SnippetWindow.isWordByte(text[offset]) else {
-                offset += 1
-                continue
+    /// Marks `found[i]` when `tokens[i]` and `tokens[i + 1]` follow each other in `text`.
+    private static func findAdjacentPairs(
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, tokens: [String], into found: inout [Bool]
+    ) {
+        let matches = SnippetWindow.matches(in: text, matcher: matcher).matches
+        // A repeated query token matches as its first place only; the pair is found by its words.
+        for (previous, current) in zip(matches, matches.dropFirst()) where current.ordinal == previous.ordinal + 1 {
+            for position in found.indices where !found[position]
+                && tokens[position] == tokens[previous.pattern] && tokens[position + 1] == tokens[current.pattern]
+            {
+                found[position] = true
             }
-            let start = offset
-            while offset < text.count, SnippetWindow.isWordByte(text[offset]) { offset += 1 }
-            // A repeated query token matches its first place only; a pair may still follow it.
-            let current = matcher.match(text, start..<offset)
-            if let previous, let current {
-                for position in tokens.indices.dropLast() where !found[position]
-                    && tokens[position] == tokens[previous] && tokens[position + 1] == tokens[current]
-                {
-                    found[position] = true
-                }
-            }
-            previous = current
         }
-        return found.filter { $0 }.count
     }
 }

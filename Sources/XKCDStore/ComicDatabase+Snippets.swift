@@ -138,14 +138,13 @@ struct SnippetWindow {
     @inline(__always)
     static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
-    /// The window of `length` words holding the most distinct query words, then the most
-    /// query words, the earliest such; moved to start three words before its first query word
-    /// when the text goes on long enough.
+    /// The query words of `text` in text order, each as its word number and the pattern it
+    /// matches, and how many words `text` holds.
     ///
     /// - Parameter text: UTF-8 bytes.
-    static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
-        let length = max(length, 1)
-        // Query words in text order: word number and pattern.
+    static func matches(
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher
+    ) -> (matches: [(ordinal: Int, pattern: Int)], wordCount: Int) {
         var matches: [(ordinal: Int, pattern: Int)] = []
         var wordCount = 0
         // The first bytes of the patterns, each repeated over a block.
@@ -182,6 +181,17 @@ struct SnippetWindow {
             wordCount += starts.nonzeroBitCount
             return true
         }
+        return (matches, wordCount)
+    }
+
+    /// The window of `length` words holding the most distinct query words, then the most
+    /// query words, the earliest such; moved to start three words before its first query word
+    /// when the text goes on long enough.
+    ///
+    /// - Parameter text: UTF-8 bytes.
+    static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
+        let length = max(length, 1)
+        let (matches, wordCount) = self.matches(in: text, matcher: matcher)
         guard wordCount > 0 else { return SnippetWindow(words: []) }
 
         // Sliding the window one word at a time, its counts change only where a query word
