@@ -80,6 +80,17 @@ struct SearchCommandTests {
         }
     }
 
+    @Test func partialMatchesAreMarkedWhereTheyRank() async throws {
+        try await withBrowseSandbox { sandbox in
+            // 1335 holds four of the five words and ranks first; 802 holds all five.
+            let output = try await sandbox.run("search", "centered", "there", "particular", "australian", "change", "--color", "never")
+            let headers = output.stdoutLines.filter { $0.hasPrefix("#") }
+            #expect(headers.first?.hasPrefix("#1335 ") == true && headers.first?.hasSuffix("[some of the words]") == true, "\(output)")
+            let full = try #require(headers.first { $0.hasPrefix("#802 ") }, "\(output)")
+            #expect(!full.contains("[some of the words]"))
+        }
+    }
+
     /// A search process exits without closing the index first, so everything it printed must
     /// still reach a pipe, and the next search must open the index as before.
     @Test func aLongPageReachesAPipeWhole() async throws {

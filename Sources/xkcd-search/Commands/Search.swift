@@ -135,13 +135,10 @@ enum SearchOutput {
             out += results.total == 0 ? "no comics found\n" : "no results on page \(results.page) (there are \(results.pageCount) pages)\n"
             return out
         }
-        var shownPartialNote = false
         for result in results.results {
-            if result.isPartialMatch, !shownPartialNote {
-                out += style.dim("comics matching only some of the words:") + "\n\n"
-                shownPartialNote = true
-            }
-            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))\n"
+            // Partial matches rank among full ones, so each says so on its own line.
+            let partial = result.isPartialMatch ? "  " + style.dim("[some of the words]") : ""
+            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))" + partial + "\n"
             for line in wrap(sanitized(result.snippet), width: max(width - 4, 30), maxLines: 2) {
                 out += "    " + styled(line, style: style) + "\n"
             }
