@@ -260,7 +260,8 @@ public struct SearchEngine: Sendable {
         }
     }
 
-    /// For each word, the indexed word nearest in spelling, preferring common words.
+    /// For each word, the indexed word nearest in spelling, preferring title words, then
+    /// common words.
     ///
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
@@ -274,14 +275,20 @@ public struct SearchEngine: Sendable {
             let allowed = typed.count <= 4 ? 1 : 2
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedBytes = Array(typed.utf8)
-            var best: (term: String, distance: Int, count: Int)?
+            var nearest: [(term: String, distance: Int, count: Int)] = []
             for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount)
             where term != typed {
                 let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
                 guard distance <= allowed else { continue }
-                if best == nil || (distance, -count) < (best!.distance, -best!.count) {
-                    best = (term, distance, count)
-                }
+                if let first = nearest.first, distance > first.distance { continue }
+                if let first = nearest.first, distance < first.distance { nearest.removeAll() }
+                nearest.append((term, distance, count))
+            }
+            // Among the nearest, a word some title holds wins, then the commoner word: people
+            // look comics up by their titles ("purety" is "Purity" rather than "purely").
+            let titled = nearest.count > 1 ? try snapshot.titleWords(among: nearest.map(\.term)) : []
+            let best = nearest.min { a, b in
+                (titled.contains(a.term) ? 0 : 1, -a.count, a.term) < (titled.contains(b.term) ? 0 : 1, -b.count, b.term)
             }
             if let best { corrections[word] = best.term }
         }

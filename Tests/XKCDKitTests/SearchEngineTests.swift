@@ -111,6 +111,13 @@ struct RankingTests {
         #expect(suggestion.results.first?.id == 327)
     }
 
+    @Test func aCorrectionToATitleWordBeatsACommonerOneAsNear() async throws {
+        // "clase" is one edit from "class" (in #7's title, 3 comics) and "close" (8 comics).
+        let results = try await engine().search("clase")
+        #expect(results.corrected == "class")
+        #expect(results.results.first?.id == 7)
+    }
+
     @Test func aLongDescriptionFallsBackToComicsHoldingSomeOfItsWords() async throws {
         // No comic holds all of these words; 327 holds most of the rare ones.
         let engine = try await engine()

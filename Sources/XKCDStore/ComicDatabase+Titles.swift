@@ -1,0 +1,29 @@
+import Foundation
+import GRDB
+
+extension ComicDatabase.Snapshot {
+    /// Which of `words` (exact forms, lower case) some comic's title holds.
+    ///
+    /// Reads each word's exact-form postings, whose entries carry a title bit:
+    /// ```sql
+    /// SELECT postings FROM rankingTerm WHERE term = '=' || ?
+    /// ```
+    public func titleWords(among words: [String]) throws(StoreError) -> Set<String> {
+        try wrapped {
+            let lookup = try db.cachedStatement(sql: "SELECT postings FROM rankingTerm WHERE term = ?")
+            var found: Set<String> = []
+            for word in words {
+                guard let postings = try Data.fetchOne(lookup, arguments: [RankingIndex.exactPrefix + word]) else { continue }
+                let inTitle = postings.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while let entry = Varint.read(bytes, at: &offset) {
+                        if entry & 1 != 0 { return true }
+                    }
+                    return false
+                }
+                if inTitle { found.insert(word) }
+            }
+            return found
+        }
+    }
+}
