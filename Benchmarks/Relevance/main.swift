@@ -2,12 +2,14 @@
 //
 //   swift run -c release Relevance [--db PATH] [--set ../../shared/eval/dev.tsv] [--verbose]
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
-//       [--proximity 3] [--sample-quotes N]
+//       [--proximity 3] [--sample-quotes N] [--sample-typos N]
 //
 // `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
 // fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
 // one of them left out in 3 of 10, the comic being the answer. Made from every comic alike, they
-// show how the quote kind fares beyond the queries anyone wrote.
+// show how the quote kind fares beyond the queries anyone wrote. `--sample-typos N` does the same
+// for the typo kind: a title word of five letters or more with one vowel or consonant changed,
+// one letter dropped or two swapped, into a word no comic holds.
 //
 // Each line of the set is `query<TAB>relevant nums<TAB>kind<TAB>note`; `[num:A..B]` and
 // `[year:…]` in a query become the engine's own filters.
@@ -61,8 +63,42 @@ func sampledQuotes(_ count: Int) throws -> String {
     return lines.joined(separator: "\n")
 }
 
-let sampleCount = option("--sample-quotes").flatMap(Int.init)
-guard let set = try sampleCount.map(sampledQuotes) ?? (try? String(contentsOfFile: setPath, encoding: .utf8)) else {
+func sampledTypos(_ count: Int) throws -> String {
+    let library = Library(database: database)
+    let latest = try library.resolve(.latest)
+    var random = SplitMix64(seed: 7)
+    let vowels = Array("aeiou"), consonants = Array("bcdfghklmnprstvw")
+    var lines = ["query\trelevant\tkind\tnote"]
+    var attempts = 0
+    while lines.count <= count, attempts < count * 50 {
+        attempts += 1
+        guard let page = try? library.page(Int.random(in: 1...latest, using: &random)) else { continue }
+        let words = page.comic.title.lowercased().split(separator: " ").map(Array.init).filter {
+            $0.count >= 5 && $0.allSatisfy { $0.isASCII && $0.isLetter }
+        }
+        guard var word = words.randomElement(using: &random) else { continue }
+        let original = String(word)
+        let position = Int.random(in: 0..<word.count - 1, using: &random)
+        let kind = ["vowel", "consonant", "drop", "swap"].randomElement(using: &random)!
+        switch kind {
+        case "vowel" where vowels.contains(word[position]):
+            word[position] = vowels.filter { $0 != word[position] }.randomElement(using: &random)!
+        case "consonant" where consonants.contains(word[position]):
+            word[position] = consonants.filter { $0 != word[position] }.randomElement(using: &random)!
+        case "drop": word.remove(at: position)
+        case "swap" where word[position] != word[position + 1]: word.swapAt(position, position + 1)
+        default: continue
+        }
+        let typo = String(word)
+        guard try database.termScores(for: [typo]).unseenWords == [typo] else { continue }  // a real word
+        lines.append("\(typo)\t\(page.comic.id)\ttypo-sample\t#\(page.comic.id) \(original), \(kind)")
+    }
+    return lines.joined(separator: "\n")
+}
+
+let sampled = try option("--sample-quotes").flatMap(Int.init).map(sampledQuotes)
+    ?? option("--sample-typos").flatMap(Int.init).map(sampledTypos)
+guard let set = sampled ?? (try? String(contentsOfFile: setPath, encoding: .utf8)) else {
     FileHandle.standardError.write(Data("relevance: cannot read \(setPath)\n".utf8))
     exit(1)
 }
