@@ -202,11 +202,12 @@ public struct SearchEngine: Sendable {
         if let allowed { strict.removeAll { !allowed.contains($0) } }
         // Higher score first, then lower number: a total order, so the first results are the
         // same however many of the rest are left unsorted.
-        let scores = terms.scores
-        func precedes(_ a: Comic.ID, _ b: Comic.ID) -> Bool {
-            let scoreA = a < scores.count ? scores[a] : 0
-            let scoreB = b < scores.count ? scores[b] : 0
-            return scoreA > scoreB || (scoreA == scoreB && a < b)
+        func byScore(_ scores: [Double]) -> (Comic.ID, Comic.ID) -> Bool {
+            { a, b in
+                let scoreA = a < scores.count ? scores[a] : 0
+                let scoreB = b < scores.count ? scores[b] : 0
+                return scoreA > scoreB || (scoreA == scoreB && a < b)
+            }
         }
 
         var partial: [Comic.ID] = []
@@ -217,7 +218,7 @@ public struct SearchEngine: Sendable {
             partial = terms.candidates.filter { id in
                 !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
             }
-            partial.sortPrefix(Self.fallbackLimit, by: precedes)
+            partial.sortPrefix(Self.fallbackLimit, by: byScore(terms.scores))
             partial.removeSubrange(min(Self.fallbackLimit, partial.count)...)
         }
 
@@ -228,19 +229,14 @@ public struct SearchEngine: Sendable {
         var boosted = terms
         if weights.proximity > 0 {
             // The same few comics on every page, so that pages agree on the order.
-            ids.sortPrefix(Self.proximityDepth, by: precedes)
+            ids.sortPrefix(Self.proximityDepth, by: byScore(terms.scores))
             let top = Array(ids.prefix(Self.proximityDepth))
             let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms, scores: terms)
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
                 boosted.scores[id] += weights.proximity * share
             }
         }
-        let boostedScores = boosted.scores
-        ids.sortPrefix(ordered) { a, b in
-            let scoreA = a < boostedScores.count ? boostedScores[a] : 0
-            let scoreB = b < boostedScores.count ? boostedScores[b] : 0
-            return scoreA > scoreB || (scoreA == scoreB && a < b)
-        }
+        ids.sortPrefix(ordered, by: byScore(boosted.scores))
         ranking.ids = ids
         ranking.scores = boosted
         ranking.partial = Set(partial)
