@@ -24,6 +24,8 @@ extension QueryParser {
         Anything else is searched as words: c++  don't  AT&T  e-mail  foo:bar
         Only uppercase OR between two words is an operator; AND, NOT, NEAR are words.
         -word alone lists every comic without that word.
+        Plain words that fewer than 5 comics all hold also find comics holding some of
+        them, ranked among the rest and marked [some of the words].
         Errors: unclosed quotes or parentheses, bad or reversed ranges, impossible
         dates, filters inside parentheses or OR, and -filter.
         """
