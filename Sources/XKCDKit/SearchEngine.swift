@@ -102,8 +102,6 @@ public struct SearchEngine: Sendable {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
             let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
-            let hints = try spellingCorrections(
-                for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
@@ -112,10 +110,16 @@ public struct SearchEngine: Sendable {
                     ranking = retry
                     corrected = correctedQuery.description
                 }
-            } else if !hints.isEmpty {
-                var hinted = query
-                hinted.text = textQuery.replacingTerms(hints)
-                suggestion = hinted.description
+            } else {
+                // Looked up only here: a misspelt word is rare too, and its neighbours would be
+                // read a second time for a hint that is not shown beside a correction.
+                let hints = try spellingCorrections(
+                    for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
+                if !hints.isEmpty {
+                    var hinted = query
+                    hinted.text = textQuery.replacingTerms(hints)
+                    suggestion = hinted.description
+                }
             }
         }
 
