@@ -155,15 +155,20 @@ public struct SearchEngine: Sendable {
     /// - Parameter ordered: how many of the first results must be in order.
     private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
-        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
+        var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let text = query.text, text.hasSearchableWord {
+            let allowed = try snapshot.comicIDs(passingFiltersOf: query)
             ranking = try rankText(text, allowed: allowed, ordering: ordered, in: snapshot)
-        } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
+            if let allowed { isAllowed = allowed.contains }
+        } else if let listed = try snapshot.comicIDs(passingFiltersOf: query, ordered: query.sort) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
-            // filters): list what the filters allow.
-            ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
+            // filters): list what the filters allow, filtered and ordered by one statement.
+            ranking.ids = listed
+            isAllowed = listed.contains
+        } else if query.text == nil && query.sort != .relevance {
+            ranking.ids = try snapshot.comicIDs(ordered: query.sort)
         }
-        if let number = query.exactComic, allowed?.contains(number) ?? true,
+        if let number = query.exactComic, isAllowed(number),
             try snapshot.summaries(of: [number])[0] != nil
         {
             ranking.ids.removeAll { $0 == number }
