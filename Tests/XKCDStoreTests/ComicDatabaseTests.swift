@@ -88,6 +88,15 @@ enum Sample {
         }
     }
 
+    /// Words of one letter match only alone, and a stem of two bytes (a stem ending in "i"
+    /// without it) still begins words.
+    @Test func snippetsMatchOneLetterWordsAndShortStems() {
+        let text = Array("A cat, an ox; a b. Lucky luck".utf8)
+        let matcher = SnippetMatcher(words: ["a", "ox"], stems: ["lucki"])
+        let snippet = text.withUnsafeBytes { SnippetWindow.best(in: $0, matcher: matcher, length: 24).render($0, marks: ("[", "]")) }
+        #expect(snippet == "[A] cat, an [ox]; [a] b. [Lucky] [luck]")
+    }
+
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
         let now = Sample.date("2026-01-01")
         try database.apply([
