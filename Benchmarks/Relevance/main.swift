@@ -17,7 +17,7 @@ func numbers(_ text: String?) -> [Double]? { text?.split(separator: ",").compact
 
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let setPath = option("--set") ?? here.appendingPathComponent("../../../shared/eval/dev.tsv").standardized.path
-let databasePath = option("--db") ?? Paths().databaseFile.path
+let databasePath = option("--db") ?? Paths().databasePath
 let verbose = arguments.contains("--verbose")
 
 var weights = RankingWeights()
