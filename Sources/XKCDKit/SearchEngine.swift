@@ -109,8 +109,6 @@ public struct SearchEngine: Sendable {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
             let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
-            let hints = try spellingCorrections(
-                for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
@@ -119,10 +117,16 @@ public struct SearchEngine: Sendable {
                     ranking = retry
                     corrected = correctedQuery.description
                 }
-            } else if !hints.isEmpty {
-                var hinted = query
-                hinted.text = textQuery.replacingTerms(hints)
-                suggestion = hinted.description
+            } else {
+                // Looked up only here: a misspelt word is rare too, and its neighbours would be
+                // read a second time for a hint that is not shown beside a correction.
+                let hints = try spellingCorrections(
+                    for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
+                if !hints.isEmpty {
+                    var hinted = query
+                    hinted.text = textQuery.replacingTerms(hints)
+                    suggestion = hinted.description
+                }
             }
         }
 
@@ -158,15 +162,20 @@ public struct SearchEngine: Sendable {
     /// - Parameter ordered: how many of the first results must be in order.
     private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
-        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
+        var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let text = query.text, text.hasSearchableWord {
+            let allowed = try snapshot.comicIDs(passingFiltersOf: query)
             ranking = try rankText(text, allowed: allowed, ordering: ordered, in: snapshot)
-        } else if allowed != nil || (query.text == nil && query.sort != .relevance) {
+            if let allowed { isAllowed = allowed.contains }
+        } else if let listed = try snapshot.comicIDs(passingFiltersOf: query, ordered: query.sort) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
-            // filters): list what the filters allow.
-            ranking.ids = try snapshot.comicIDs(ordered: query.sort, among: allowed)
+            // filters): list what the filters allow, filtered and ordered by one statement.
+            ranking.ids = listed
+            isAllowed = listed.contains
+        } else if query.text == nil && query.sort != .relevance {
+            ranking.ids = try snapshot.comicIDs(ordered: query.sort)
         }
-        if let number = query.exactComic, allowed?.contains(number) ?? true,
+        if let number = query.exactComic, isAllowed(number),
             try snapshot.summaries(of: [number])[0] != nil
         {
             ranking.ids.removeAll { $0 == number }

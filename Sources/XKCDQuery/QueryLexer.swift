@@ -44,6 +44,9 @@ struct QueryLexer {
     /// base (after a control character, say), or a prefix mark with nothing after it.
     /// Such a character can't be searched, and written next to a space it would merge with it.
     static func isSeparator(_ character: Character) -> Bool {
+        // ASCII (CR LF too) is nearly every character typed: whitespace and controls are the
+        // bytes up to the space, and DEL, without a look at Unicode properties.
+        if let ascii = character.asciiValue { return ascii <= 0x20 || ascii == 0x7F }
         let scalars = character.unicodeScalars
         guard let first = scalars.first, let last = scalars.last else { return true }
         if first.isASCII, last.isASCII {
@@ -58,7 +61,13 @@ struct QueryLexer {
 
     /// Characters that end a bare word.
     private static func endsWord(_ character: Character) -> Bool {
-        isSeparator(character) || character == "(" || character == ")" || quotes.contains(character)
+        isSeparator(character) || character == "(" || character == ")" || isQuote(character)
+    }
+
+    /// Whether `character` opens or closes a phrase; an ASCII one is not hashed to tell.
+    static func isQuote(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii == UInt8(ascii: "\"") }
+        return quotes.contains(character)
     }
 
     mutating func tokens() throws(QueryError) -> [QueryToken] {
@@ -81,7 +90,7 @@ struct QueryLexer {
             } else if character == ")" {
                 index += 1
                 tokens.append(QueryToken(kind: .close, column: column, source: ")"))
-            } else if Self.quotes.contains(character) {
+            } else if Self.isQuote(character) {
                 let content = try quoted()
                 tokens.append(QueryToken(kind: .phrase(Self.words(in: content)), column: column, source: source(from: start)))
             } else if character == "-", index + 1 < chars.count, !Self.isSeparator(chars[index + 1]),
@@ -102,7 +111,7 @@ struct QueryLexer {
         let open = index
         index += 1
         let contentStart = index
-        while index < chars.count, !Self.quotes.contains(chars[index]) { index += 1 }
+        while index < chars.count, !Self.isQuote(chars[index]) { index += 1 }
         guard index < chars.count else { throw .unclosedQuote(column: open + 1) }
         let content = String(chars[contentStart..<index])
         index += 1
@@ -129,7 +138,7 @@ struct QueryLexer {
             return QueryToken(kind: .scoped(key: key, value: value, quoted: false), column: column, source: word)
         }
         // `key:` with nothing glued after it is a word, unless a quote or `(` follows at once.
-        if index < chars.count, Self.quotes.contains(chars[index]) {
+        if index < chars.count, Self.isQuote(chars[index]) {
             let content = try quoted()
             return QueryToken(
                 kind: .scoped(key: key, value: content, quoted: true), column: column,

@@ -56,23 +56,44 @@ extension ComicDatabase.Snapshot {
     /// The comics allowed by the query's number, date, favourite and tag filters, or nil when it
     /// has none (every comic is allowed).
     public func comicIDs(passingFiltersOf query: SearchQuery) throws(StoreError) -> Set<Comic.ID>? {
-        guard query.numberRange != nil || query.dateRange != nil || query.isFavourite || !query.tags.isEmpty else {
-            return nil
+        try comicIDs(passingFiltersOf: query, ordered: .numberAscending).map(Set.init)
+    }
+
+    /// The comics allowed by the query's filters in `order`, or nil when it has none.
+    ///
+    /// One statement, its text fixed by which filters are present so that it is prepared once:
+    /// ```sql
+    /// SELECT id FROM comic WHERE date >= ? AND date <= ? ORDER BY date, id
+    /// ```
+    public func comicIDs(passingFiltersOf query: SearchQuery, ordered order: SearchSort) throws(StoreError) -> [Comic.ID]? {
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        if let lower = query.numberRange?.lower {
+            conditions.append("id >= ?")
+            arguments += [lower]
         }
-        return try wrapped {
-            var request = ComicRecord.select(ComicRecord.Columns.id)
-            if let lower = query.numberRange?.lower { request = request.filter(ComicRecord.Columns.id >= lower) }
-            if let upper = query.numberRange?.upper { request = request.filter(ComicRecord.Columns.id <= upper) }
-            if let lower = query.dateRange?.lower { request = request.filter(ComicRecord.Columns.date >= lower.description) }
-            if let upper = query.dateRange?.upper { request = request.filter(ComicRecord.Columns.date <= upper.description) }
-            if query.isFavourite || !query.tags.isEmpty {
-                request = request.filter(sql: "id IN (SELECT comicID FROM favourite)")
-            }
-            for tag in query.tags {
-                request = request.filter(sql: "id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)", arguments: [tag.lowercased()])
-            }
-            return Set(try Int.fetchAll(db, request))
+        if let upper = query.numberRange?.upper {
+            conditions.append("id <= ?")
+            arguments += [upper]
         }
+        if let lower = query.dateRange?.lower {
+            conditions.append("date >= ?")
+            arguments += [lower.description]
+        }
+        if let upper = query.dateRange?.upper {
+            conditions.append("date <= ?")
+            arguments += [upper.description]
+        }
+        if query.isFavourite || !query.tags.isEmpty {
+            conditions.append("id IN (SELECT comicID FROM favourite)")
+        }
+        for tag in query.tags {
+            conditions.append("id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)")
+            arguments += [tag.lowercased()]
+        }
+        guard !conditions.isEmpty else { return nil }
+        let sql = "SELECT id FROM comic WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderSQL(order))"
+        return try wrapped { try Int.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) }
     }
 
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
@@ -96,18 +117,17 @@ extension ComicDatabase.Snapshot {
         }
     }
 
-    /// Every comic's number in `order`, for a query made only of filters.
-    public func comicIDs(ordered order: SearchSort, among ids: Set<Comic.ID>?) throws(StoreError) -> [Comic.ID] {
-        try wrapped {
-            let orderSQL = switch order {
-            case .relevance, .dateAscending: "date, id"
-            case .dateDescending: "date DESC, id DESC"
-            case .numberAscending: "id"
-            case .numberDescending: "id DESC"
-            }
-            let filter = ids == nil ? "" : "WHERE id IN (SELECT value FROM json_each(?))"
-            let arguments: StatementArguments = ids.map { [jsonArray(Array($0))] } ?? []
-            return try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM comic \(filter) ORDER BY \(orderSQL)"), arguments: arguments)
+    /// Every comic's number in `order`, for a query made only of a sort.
+    public func comicIDs(ordered order: SearchSort) throws(StoreError) -> [Comic.ID] {
+        try wrapped { try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM comic ORDER BY \(orderSQL(order))")) }
+    }
+
+    private func orderSQL(_ order: SearchSort) -> String {
+        switch order {
+        case .relevance, .dateAscending: "date, id"
+        case .dateDescending: "date DESC, id DESC"
+        case .numberAscending: "id"
+        case .numberDescending: "id DESC"
         }
     }
 

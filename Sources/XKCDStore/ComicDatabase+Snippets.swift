@@ -68,6 +68,12 @@ struct SnippetMatcher {
     let byteClasses: [UInt8]
     /// The patterns starting with each byte, in order: a long query has dozens of patterns.
     let buckets: [[Int]]
+    /// The lower-case first bytes of the patterns, each repeated over a block (``WordBlocks``).
+    let firstBytes: [UInt64]
+    /// A bit per pair of first two bytes, lowered, that a matching word may start with (the
+    /// second 0 for a word of one byte): a long query's patterns start with most letters, and
+    /// this rejects nearly every other word before its end is looked for.
+    let pairs: [UInt64]
 
     init(words: [String], stems: [String]) {
         var patterns = words.map { Array($0.lowercased().utf8) }
@@ -90,6 +96,27 @@ struct SnippetMatcher {
         var buckets = [[Int]](repeating: [], count: 256)
         for (index, pattern) in patterns.enumerated() where !pattern.isEmpty { buckets[Int(pattern[0])].append(index) }
         self.buckets = buckets
+        firstBytes = (0...255).filter { byte in
+            byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte)
+        }.map { WordBlocks.ones(UInt64($0)) }
+        var pairs = [UInt64](repeating: 0, count: 1 << 10)
+        for pattern in patterns where !pattern.isEmpty {
+            let pair = Self.pair(pattern[0], pattern.count > 1 ? pattern[1] : 0)
+            pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+        }
+        self.pairs = pairs
+    }
+
+    private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
+
+    /// Whether a pattern may match the word starting at `start`, from its first two bytes.
+    @inline(__always)
+    func mayMatch(_ text: UnsafeRawBufferPointer, wordAt start: Int) -> Bool {
+        guard byteClasses[Int(text[start])] & Self.firstByte != 0 else { return false }
+        let next = start + 1
+        let second = next < text.count && SnippetWindow.isWordByte(text[next]) ? SnippetWindow.lowered(text[next]) : 0
+        let pair = Self.pair(SnippetWindow.lowered(text[start]), second)
+        return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
     }
 
     /// Bits of ``byteClasses``.
@@ -147,10 +174,7 @@ struct SnippetWindow {
     ) -> (matches: [(ordinal: Int, pattern: Int)], wordCount: Int) {
         var matches: [(ordinal: Int, pattern: Int)] = []
         var wordCount = 0
-        // The first bytes of the patterns, each repeated over a block.
-        let firstBytes = (0...255).filter { byte in
-            matcher.byteClasses[byte] & SnippetMatcher.firstByte != 0 && lowered(UInt8(byte)) == UInt8(byte)
-        }.map { WordBlocks.ones(UInt64($0)) }
+        let firstBytes = matcher.firstBytes
         let checksEveryStart = firstBytes.count > 8
         WordBlocks(text).forEach { offset, block, starts, ends in
             guard starts != 0 else { return true }
@@ -166,7 +190,7 @@ struct SnippetWindow {
                 let bit = candidates.trailingZeroBitCount
                 candidates &= candidates &- 1
                 let start = offset + bit / 8
-                guard matcher.byteClasses[Int(text[start])] & SnippetMatcher.firstByte != 0 else { continue }
+                guard matcher.mayMatch(text, wordAt: start) else { continue }
                 var end: Int
                 if case let endsAfter = ends & ~((1 << UInt64(bit)) &- 1), endsAfter != 0 {
                     end = offset + endsAfter.trailingZeroBitCount / 8

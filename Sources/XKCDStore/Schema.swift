@@ -50,14 +50,7 @@ enum Schema {
                 t.column("transcript", .text).notNull()
                 t.column("explanation", .text).notNull()
             }
-            try db.create(virtualTable: "comicSearch", using: FTS5()) { t in
-                t.synchronize(withTable: "searchDocument")
-                t.tokenizer = .porter(wrapping: .unicode61(diacritics: .remove))
-                t.column("title")
-                t.column("alt")
-                t.column("transcript")
-                t.column("explanation")
-            }
+            try createComicSearch(db, prefixes: nil)
             // Unstemmed twin of comicSearch: finds the exact word forms the user typed, for
             // ranking ("running" above "run") and for spelling suggestions.
             try db.create(virtualTable: "comicExact", using: FTS5()) { t in
@@ -102,6 +95,31 @@ enum Schema {
             }
             try RankingIndex.rebuild(db)
         }
+        // Without a prefix index FTS5 answers `res*` by merging the doclists of every indexed
+        // word starting so: 5 ms for "res*", 1 ms for "int*". The index of the first two to four
+        // characters of every token answers prefixes of those lengths, the ones people type, in
+        // a tenth of that, for a full-text index about three times as large (9 MB to 26 MB).
+        migrator.registerMigration("v3-prefix-index") { db in
+            try db.drop(table: "comicSearch")
+            try db.dropFTS5SynchronizationTriggers(forTable: "comicSearch")
+            try createComicSearch(db, prefixes: [2, 3, 4])
+            // The rebuild leaves about ten segments, and every query reads each: a phrase took
+            // 30 us longer than from the one segment the indexer leaves.
+            try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('optimize')")
+        }
         return migrator
+    }
+
+    /// The stemmed full-text table over `searchDocument`, filled from it.
+    private static func createComicSearch(_ db: Database, prefixes: Set<Int>?) throws {
+        try db.create(virtualTable: "comicSearch", using: FTS5()) { t in
+            t.synchronize(withTable: "searchDocument")
+            t.tokenizer = .porter(wrapping: .unicode61(diacritics: .remove))
+            t.prefixes = prefixes
+            t.column("title")
+            t.column("alt")
+            t.column("transcript")
+            t.column("explanation")
+        }
     }
 }

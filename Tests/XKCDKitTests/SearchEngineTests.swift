@@ -279,4 +279,17 @@ struct EditDistanceTests {
     func knownDistances(_ a: String, _ b: String, _ limit: Int, _ expected: Int) {
         #expect(EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: limit) == expected)
     }
+
+    /// The letter bound never exceeds the distance, so a word it rules out is beyond the limit.
+    @Test(arguments: [
+        ("python", "python", 0), ("pyhton", "python", 0), ("pythn", "python", 1), ("pithon", "python", 1),
+        ("ptyhno", "python", 0), ("abc", "xyz", 3), ("kitten", "sitting", 3), ("a-b", "ab", 0), ("dependancy", "dependency", 1),
+    ])
+    func letterBoundIsAtMostTheDistance(_ a: String, _ b: String, _ expected: Int) {
+        let bound = Array(a.utf8).withUnsafeBufferPointer { a in
+            Array(b.utf8).withUnsafeBufferPointer { b in EditDistance.letterBound(a, b) }
+        }
+        #expect(bound == expected)
+        #expect(bound <= EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: 10))
+    }
 }

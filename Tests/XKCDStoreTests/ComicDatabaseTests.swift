@@ -88,6 +88,15 @@ enum Sample {
         }
     }
 
+    /// Words of one letter match only alone, and a stem of two bytes (a stem ending in "i"
+    /// without it) still begins words.
+    @Test func snippetsMatchOneLetterWordsAndShortStems() {
+        let text = Array("A cat, an ox; a b. Lucky luck".utf8)
+        let matcher = SnippetMatcher(words: ["a", "ox"], stems: ["lucki"])
+        let snippet = text.withUnsafeBytes { SnippetWindow.best(in: $0, matcher: matcher, length: 24).render($0, marks: ("[", "]")) }
+        #expect(snippet == "[A] cat, an [ox]; [a] b. [Lucky] [luck]")
+    }
+
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
         let now = Sample.date("2026-01-01")
         try database.apply([
@@ -210,6 +219,33 @@ enum Sample {
         let reader = try ComicDatabase.open(at: path, connections: .readOnly)
         #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
         let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
-        #expect(applied == ["v1", "v2-ranking"])
+        #expect(applied == ["v1", "v2-ranking", "v3-prefix-index"])
+    }
+
+    /// The stemmed full-text table of an index written before the prefix index is created again
+    /// with one, and filled from the stored documents.
+    @Test func migrationAddsThePrefixIndexAndKeepsTheDocuments() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v2-ranking")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO searchDocument(id, title, alt, transcript, explanation)
+                VALUES (2347, 'Dependency', 'Someday ImageMagick will finally break', '', 'A project some random person maintains')
+                """)
+        }
+        let database = try ComicDatabase(queue)
+        let definition = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'comicSearch'")
+        }
+        #expect(definition?.contains("prefix='2 3 4'") == true)
+        #expect(try database.comicIDs(matching: .prefix("dep", field: .title)) == [2347])
+        #expect(try database.comicIDs(matching: .prefix("imag", field: nil)) == [2347])
+        #expect(try database.comicIDs(matching: .prefix("maintai", field: .explanation)) == [2347])
+        #expect(try database.integrityProblems().isEmpty)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE searchDocument SET title = 'Independence' WHERE id = 2347")
+        }
+        #expect(try database.comicIDs(matching: .prefix("dep", field: .title)).isEmpty, "the triggers keep it current")
+        #expect(try database.comicIDs(matching: .prefix("ind", field: .title)) == [2347])
     }
 }
