@@ -53,7 +53,14 @@ public struct ComicDatabase: Sendable {
             configuration.readonly = true
             let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
             let isCurrent = try connecting(to: path) { try queue.read(Schema.migrator.hasCompletedMigrations) }
-            return isCurrent ? ComicDatabase(current: queue) : try open(at: path, connections: .single)
+            if isCurrent { return ComicDatabase(current: queue) }
+            // An older index is brought up to date once, through a writable connection, whose
+            // new pages then go from the write-ahead log into the file: the read-only searches
+            // after it cannot move them, and would read them through the log until the next
+            // index run (a search process exits without closing its connection).
+            let upgraded = try open(at: path, connections: .single)
+            try wrapped { try upgraded.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            return upgraded
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
