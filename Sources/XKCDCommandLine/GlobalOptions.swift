@@ -34,7 +34,9 @@ public struct GlobalOptions: ParsableArguments {
         guard creating || FileManager.default.fileExists(atPath: path) else {
             throw MissingIndex(path: path)
         }
-        return try ComicDatabase.open(at: path, connections: connections)
+        return try ComicDatabase.open(at: path, connections: connections) {
+            Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)")
+        }
     }
 }
 

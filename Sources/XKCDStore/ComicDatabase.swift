@@ -29,9 +29,19 @@ public struct ComicDatabase: Sendable {
     }
 
     /// Wraps a connection and brings its schema up to date.
-    public init(_ writer: any DatabaseWriter) throws(StoreError) {
+    ///
+    /// - Parameter upgrading: called before an index written by an earlier version is brought
+    ///   up to date, which takes seconds on a full index (not for a new, empty file).
+    public init(_ writer: any DatabaseWriter, upgrading: (@Sendable () -> Void)? = nil) throws(StoreError) {
         self.writer = writer
-        try wrapped { try Schema.migrator.migrate(writer) }
+        try wrapped {
+            if let upgrading, try writer.read({ db in
+                try !Schema.migrator.hasCompletedMigrations(db) && !Schema.migrator.appliedIdentifiers(db).isEmpty
+            }) {
+                upgrading()
+            }
+            try Schema.migrator.migrate(writer)
+        }
     }
 
     /// Wraps a connection whose schema is known to be up to date.
@@ -40,7 +50,11 @@ public struct ComicDatabase: Sendable {
     }
 
     /// Opens (or creates) the index file, in WAL mode.
-    public static func open(at path: String, connections: Connections = .pool) throws(StoreError) -> ComicDatabase {
+    ///
+    /// - Parameter upgrading: see ``init(_:upgrading:)``.
+    public static func open(
+        at path: String, connections: Connections = .pool, upgrading: (@Sendable () -> Void)? = nil
+    ) throws(StoreError) -> ComicDatabase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Reads map the file instead of copying its pages in: a page of results reads tens of
@@ -58,6 +72,7 @@ public struct ComicDatabase: Sendable {
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next
             // index run (a search process exits without closing its connection).
+            upgrading?()
             let upgraded = try open(at: path, connections: .single)
             try wrapped { try upgraded.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
             return upgraded
@@ -73,7 +88,7 @@ public struct ComicDatabase: Sendable {
             return try DatabaseQueue(path: path, configuration: configuration)
         }
         do {
-            return try ComicDatabase(writer)
+            return try ComicDatabase(writer, upgrading: upgrading)
         } catch .notAnIndex {
             throw .notAnIndex(path: path)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 import XKCDModel
 @testable import XKCDStore
@@ -217,7 +218,12 @@ enum Sample {
         try Schema.migrator.migrate(older, upTo: "v1")
         #expect(try older.read { try Schema.migrator.appliedIdentifiers($0) } == ["v1"])
         try older.close()
-        let reader = try ComicDatabase.open(at: path, connections: .readOnly)
+        let told = Mutex(0)
+        let reader = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+        #expect(told.withLock { $0 } == 1, "the caller is told of the upgrade")
+        _ = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+        _ = try ComicDatabase.open(at: path, connections: .single) { told.withLock { $0 += 1 } }
+        #expect(told.withLock { $0 } == 1, "an index up to date is opened without a word")
         // The migration's pages are in the file, not left in the write-ahead log for reads.
         let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
         #expect(log == 0)
