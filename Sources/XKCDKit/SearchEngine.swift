@@ -220,8 +220,10 @@ public struct SearchEngine: Sendable {
         }
 
         var partial: [Comic.ID] = []
-        // Phrases, OR and field scopes say exactly what to match: only plain words fall back.
-        if strict.count < Self.fallbackThreshold, terms.stems.count >= 2, text.isPlainWords(allowingExclusions: true) {
+        // Phrases, OR and field scopes say exactly what to match: only plain words fall back,
+        // when at least two are known or one is known beside a word no comic holds.
+        let fallsBack = terms.stems.count >= 2 || (terms.stems.count == 1 && !terms.unknownWords.isEmpty)
+        if strict.count < Self.fallbackThreshold, fallsBack, text.isPlainWords(allowingExclusions: true) {
             let excluded = try text.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
             let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in

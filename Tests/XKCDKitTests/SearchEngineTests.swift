@@ -126,6 +126,13 @@ struct RankingTests {
         #expect(results.results.contains { $0.isPartialMatch })
     }
 
+    @Test func aWordNoComicHoldsBesideOneKnownWordStillFindsTheKnownOne() async throws {
+        // "qqqzzzx" is nowhere and too far from every word to be corrected.
+        let results = try await engine().search("sandwich qqqzzzx")
+        #expect(results.corrected == nil)
+        #expect(results.results.first?.id == 149 && results.results.first?.isPartialMatch == true)
+    }
+
     @Test func partialAndFullMatchesShareOneOrderByScore() async throws {
         // 802 holds all five words in passing; 1335 holds four, in its title text and transcript.
         for query in ["centered there particular australian change", "mom names her son with sql code to wipe the school student records"] {
