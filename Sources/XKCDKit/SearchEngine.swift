@@ -31,7 +31,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
 public struct SearchResults: Sendable {
     /// The query as typed.
     public var query: String
-    /// Results over all pages: comics matching every word, then partial matches.
+    /// Results over all pages: comics matching every word and, when few do, partial matches.
     public var total: Int
     public var page: Int
     public var limit: Int

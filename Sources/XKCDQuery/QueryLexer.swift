@@ -48,10 +48,7 @@ struct QueryLexer {
         // bytes up to the space, and DEL, without a look at Unicode properties.
         if let ascii = character.asciiValue { return ascii <= 0x20 || ascii == 0x7F }
         let scalars = character.unicodeScalars
-        guard let first = scalars.first, let last = scalars.last else { return true }
-        if first.isASCII, last.isASCII {
-            return character.isWhitespace || first.properties.generalCategory == .control
-        }
+        guard !scalars.isEmpty else { return true }
         if scalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
             return true
         }

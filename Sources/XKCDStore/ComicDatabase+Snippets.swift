@@ -38,7 +38,7 @@ extension ComicDatabase.Snapshot {
                     SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
                     FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
                     """),
-                arguments: ["[" + requests.map(String.init).joined(separator: ",") + "]"])
+                arguments: [jsonArray(requests)])
             var result = [String?](repeating: nil, count: ids.count)
             while let row = try rows.next() {
                 let index: Int = row[0]

@@ -49,6 +49,9 @@ public struct ComicDatabase: Sendable {
         self.writer = writer
     }
 
+    /// Seconds a connection waits for another process's write before it reports the index busy.
+    static let busyTimeout: TimeInterval = 10
+
     /// Opens (or creates) the index file, in WAL mode.
     ///
     /// - Parameter upgrading: see ``init(_:upgrading:)``.
@@ -62,7 +65,7 @@ public struct ComicDatabase: Sendable {
             // under a mapping.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(Self.busyTimeout)
         if connections == .readOnly {
             configuration.readonly = true
             let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
@@ -72,9 +75,14 @@ public struct ComicDatabase: Sendable {
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next
             // index run (a search process exits without closing its connection).
-            upgrading?()
-            let upgraded = try open(at: path, connections: .single)
-            try wrapped { try upgraded.writer.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            let upgraded = try open(at: path, connections: .single, upgrading: upgrading)
+            // Only if no other process is reading the index: the update is saved either way,
+            // and a reader's log is no reason to wait out the busy timeout or fail the search.
+            try? upgraded.writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = 0")
+                defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.busyTimeout * 1000))") }
+                try db.checkpoint(.truncate)
+            }
             return upgraded
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()

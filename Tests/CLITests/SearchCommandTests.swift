@@ -124,6 +124,14 @@ struct SearchCommandTests {
         }
     }
 
+    @Test func theLastPossiblePageSaysItIsEmpty() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", "the", "--page", "\(Int.max)", "--color", "never")
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stdout.hasPrefix("no results on page \(Int.max)"), "\(output)")
+        }
+    }
+
     @Test func controlCharactersFromTheQueryNeverReachTheTerminal() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("search", "bobby\u{1B}[31m\u{07}", "--color", "never")

@@ -126,6 +126,10 @@ struct RankingTests {
         #expect(results.results.contains { $0.isPartialMatch })
     }
 
+    @Test func theSyntaxHelpNamesTheFallbackThreshold() {
+        #expect(QueryParser.syntaxHelp.contains("fewer than \(SearchEngine.fallbackThreshold) comics"))
+    }
+
     @Test func aWordNoComicHoldsBesideOneKnownWordStillFindsTheKnownOne() async throws {
         // "qqqzzzx" is nowhere and too far from every word to be corrected.
         let results = try await engine().search("sandwich qqqzzzx")
@@ -259,7 +263,11 @@ struct SortPrefixTests {
 
 @Suite("Pages in the order of the whole ranking")
 struct PageOrderTests {
-    @Test(arguments: ["the", "comic", "python environment", "physics -math", "tabl*", "a OR the"])
+    @Test(arguments: [
+        "the", "comic", "python environment", "physics -math", "tabl*", "a OR the",
+        // word pairs in order (the proximity bonus), and partial matches among full ones
+        "sudo make me a sandwich", "centered there particular australian change",
+    ])
     func pagesConcatenateToTheFirstResultsOfOneLargePage(_ query: String) async throws {
         let engine = SearchEngine(database: try await sharedFixtureIndex.value)
         let large = try engine.search(query, limit: 12).results.map(\.id)

@@ -209,27 +209,59 @@ enum Sample {
 
     /// An index written by an older version is migrated even when opened for reading only.
     @Test func aReadOnlyOpenMigratesAnOlderIndex() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("index.sqlite").path
-        // A pool, as the indexer writes an index: the file is in WAL mode.
-        let older = try DatabasePool(path: path)
-        try Schema.migrator.migrate(older, upTo: "v1")
-        #expect(try older.read { try Schema.migrator.appliedIdentifiers($0) } == ["v1"])
-        try older.close()
-        let told = Mutex(0)
-        let reader = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
-        #expect(told.withLock { $0 } == 1, "the caller is told of the upgrade")
-        _ = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
-        _ = try ComicDatabase.open(at: path, connections: .single) { told.withLock { $0 += 1 } }
-        #expect(told.withLock { $0 } == 1, "an index up to date is opened without a word")
-        // The migration's pages are in the file, not left in the write-ahead log for reads.
-        let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
-        #expect(log == 0)
-        #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
-        let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
-        #expect(applied == ["v1", "v2-ranking", "v3-prefix-index"])
+        try withIndexPath { path in
+            // A pool, as the indexer writes an index: the file is in WAL mode.
+            let older = try DatabasePool(path: path)
+            try Schema.migrator.migrate(older, upTo: "v1")
+            #expect(try older.read { try Schema.migrator.appliedIdentifiers($0) } == ["v1"])
+            try older.close()
+            let told = Mutex(0)
+            let reader = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            #expect(told.withLock { $0 } == 1, "the caller is told of the upgrade")
+            _ = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            _ = try ComicDatabase.open(at: path, connections: .single) { told.withLock { $0 += 1 } }
+            #expect(told.withLock { $0 } == 1, "an index up to date is opened without a word")
+            // The migration's pages are in the file, not left in the write-ahead log for reads.
+            let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
+            #expect(log == 0)
+            #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
+            let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
+            #expect(applied == ["v1", "v2-ranking", "v3-prefix-index"])
+        }
+    }
+
+    /// Another process reading the older index keeps its write-ahead log: the update is saved
+    /// and the open goes on at once rather than waiting out the busy timeout.
+    @Test func aReaderElsewhereDoesNotHoldUpTheUpdate() throws {
+        try withIndexPath { path in
+            let older = try DatabasePool(path: path)
+            try Schema.migrator.migrate(older, upTo: "v2-ranking")
+            try older.close()
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let elsewhere = try DatabaseQueue(path: path, configuration: configuration)
+            try elsewhere.inDatabase { db in
+                try db.beginTransaction(.deferred)
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM comic")
+            }
+            let start = Date()
+            let told = Mutex(0)
+            let reader = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            #expect(Date().timeIntervalSince(start) < 5)
+            #expect(told.withLock { $0 } == 1)
+            #expect(try reader.latestComicID() == nil)
+            try elsewhere.inDatabase { try $0.rollback() }
+        }
+    }
+
+    /// A file with no index in it is not an older index: nothing is said about updating it.
+    @Test func anEmptyFileIsNotAnnouncedAsAnUpdate() throws {
+        try withIndexPath { path in
+            FileManager.default.createFile(atPath: path, contents: Data())
+            let told = Mutex(0)
+            _ = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            #expect(told.withLock { $0 } == 0)
+        }
     }
 
     /// The stemmed full-text table of an index written before the prefix index is created again
@@ -258,4 +290,12 @@ enum Sample {
         #expect(try database.comicIDs(matching: .prefix("dep", field: .title)).isEmpty, "the triggers keep it current")
         #expect(try database.comicIDs(matching: .prefix("ind", field: .title)) == [2347])
     }
+}
+
+/// Runs `body` with the path of an `index.sqlite` in a new directory, removed afterwards.
+private func withIndexPath(_ body: (String) throws -> Void) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try body(directory.appendingPathComponent("index.sqlite").path)
 }

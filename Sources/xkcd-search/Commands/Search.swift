@@ -27,7 +27,7 @@ extension XKCDSearch {
         @Argument(help: "The query; several arguments are joined with spaces.")
         var words: [String]
 
-        @Option(help: "Results per page (default: 10).")
+        @Option(help: "Results per page (default: \(defaultLimit)).")
         var limit: Int?
 
         @Option(help: "Which page of results to show (default: 1).")
@@ -36,8 +36,9 @@ extension XKCDSearch {
         @Flag(help: "Print JSON (format documented in README.md).")
         var json = false
 
+        static let defaultLimit = 10
         var colorChoice: Terminal.ColorChoice { color ?? .auto }
-        var pageSize: Int { limit ?? 10 }
+        var pageSize: Int { limit ?? Self.defaultLimit }
         var pageNumber: Int { page ?? 1 }
 
         func validate() throws {
@@ -123,7 +124,8 @@ enum SearchOutput {
         styled(sanitized(snippet), style: Style(enabled: false))
     }
 
-    static func text(_ results: SearchResults, color: Bool, width: Int, command: String) -> String {
+    /// - Parameter command: the command for the next page, asked for only when there is one.
+    static func text(_ results: SearchResults, color: Bool, width: Int, command: @autoclosure () -> String) -> String {
         let style = Style(enabled: color)
         var out = ""
         if let corrected = results.corrected {
@@ -147,7 +149,7 @@ enum SearchOutput {
         let first = (results.page - 1) * results.limit + 1
         let last = first + results.results.count - 1
         var footer = "\(first)-\(last) of \(results.total) result\(results.total == 1 ? "" : "s")"
-        if results.hasNextPage { footer += " · next page: \(command)" }
+        if results.hasNextPage { footer += " · next page: \(command())" }
         out += style.dim(footer) + "\n"
         return out
     }
