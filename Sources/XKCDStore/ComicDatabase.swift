@@ -71,6 +71,10 @@ public struct ComicDatabase: Sendable {
             let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
             let isCurrent = try connecting(to: path) { try queue.read(Schema.migrator.hasCompletedMigrations) }
             if isCurrent { return ComicDatabase(current: queue) }
+            // A file no version of xkcd-search wrote (empty, or another program's database): a
+            // reader must not write an index's tables into it.
+            let isIndex = try connecting(to: path) { try queue.read { try !Schema.migrator.appliedIdentifiers($0).isEmpty } }
+            guard isIndex else { throw .notAnIndex(path: path) }
             // An older index is brought up to date once, through a writable connection, whose
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next

@@ -254,12 +254,26 @@ enum Sample {
         }
     }
 
-    /// A file with no index in it is not an older index: nothing is said about updating it.
-    @Test func anEmptyFileIsNotAnnouncedAsAnUpdate() throws {
+    /// A file no version wrote is neither announced as an update nor written to when it is
+    /// opened for reading: it is not an index.
+    @Test func anEmptyOrForeignFileOpenedForReadingIsNotAnIndex() throws {
         try withIndexPath { path in
             FileManager.default.createFile(atPath: path, contents: Data())
             let told = Mutex(0)
-            _ = try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            #expect(throws: StoreError.notAnIndex(path: path)) {
+                try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            }
+            #expect(told.withLock { $0 } == 0)
+            #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+
+            let foreign = try DatabaseQueue(path: path)
+            try foreign.write { try $0.execute(sql: "CREATE TABLE notes(text TEXT)") }
+            try foreign.close()
+            #expect(throws: StoreError.notAnIndex(path: path)) {
+                try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            }
+            let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
+            #expect(tables == ["notes"])
             #expect(told.withLock { $0 } == 0)
         }
     }
