@@ -24,8 +24,7 @@ nonisolated func option(_ name: String) -> String? {
 }
 func numbers(_ text: String?) -> [Double]? { text?.split(separator: ",").compactMap { Double($0) } }
 
-let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-let setPath = option("--set") ?? here.appendingPathComponent("../../../shared/eval/dev.tsv").standardized.path
+let setPath = option("--set") ?? benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardized.path
 let databasePath = option("--db") ?? Paths().databasePath
 let verbose = arguments.contains("--verbose")
 
@@ -40,43 +39,48 @@ if let proximity = option("--proximity").flatMap(Double.init) { weights.proximit
 let database = try ComicDatabase.open(at: databasePath)
 let engine = SearchEngine(database: database, weights: weights)
 
-func sampledQuotes(_ count: Int) throws -> String {
+/// `count` lines of a set, each made by `line` from a comic drawn at random (nil to draw again),
+/// with a fixed seed so that runs compare.
+func sampledSet(
+    _ count: Int, seed: UInt64, _ line: (ComicPage, inout SplitMix64) throws -> String?
+) throws -> String {
     let library = Library(database: database)
     let latest = try library.resolve(.latest)
-    var random = SplitMix64(seed: 5)
+    var random = SplitMix64(seed: seed)
     var lines = ["query\trelevant\tkind\tnote"]
     var attempts = 0
     while lines.count <= count, attempts < count * 50 {
         attempts += 1
-        guard let page = try? library.page(Int.random(in: 1...latest, using: &random)) else { continue }
-        let source = Bool.random(using: &random) ? page.comic.alt : page.transcript
-        let words = source.split(whereSeparator: \.isWhitespace).map { word in
-            String(word.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "'" })
-        }.filter { !$0.isEmpty }
-        guard words.count >= 12 else { continue }
-        let length = Int.random(in: 4...7, using: &random)
-        let start = Int.random(in: 0...(words.count - length), using: &random)
-        var line = Array(words[start..<start + length])
-        if Int.random(in: 0..<10, using: &random) < 3 { line.remove(at: Int.random(in: 0..<line.count, using: &random)) }
-        lines.append("\(line.joined(separator: " "))\t\(page.comic.id)\tquote-sample\t#\(page.comic.id)")
+        guard let page = try? library.page(Int.random(in: 1...latest, using: &random)),
+            let made = try line(page, &random)
+        else { continue }
+        lines.append(made)
     }
     return lines.joined(separator: "\n")
 }
 
+func sampledQuotes(_ count: Int) throws -> String {
+    try sampledSet(count, seed: 5) { page, random in
+        let source = Bool.random(using: &random) ? page.comic.alt : page.transcript
+        let words = source.split(whereSeparator: \.isWhitespace).map { word in
+            String(word.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "'" })
+        }.filter { !$0.isEmpty }
+        guard words.count >= 12 else { return nil }
+        let length = Int.random(in: 4...7, using: &random)
+        let start = Int.random(in: 0...(words.count - length), using: &random)
+        var line = Array(words[start..<start + length])
+        if Int.random(in: 0..<10, using: &random) < 3 { line.remove(at: Int.random(in: 0..<line.count, using: &random)) }
+        return "\(line.joined(separator: " "))\t\(page.comic.id)\tquote-sample\t#\(page.comic.id)"
+    }
+}
+
 func sampledTypos(_ count: Int) throws -> String {
-    let library = Library(database: database)
-    let latest = try library.resolve(.latest)
-    var random = SplitMix64(seed: 7)
     let vowels = Array("aeiou"), consonants = Array("bcdfghklmnprstvw")
-    var lines = ["query\trelevant\tkind\tnote"]
-    var attempts = 0
-    while lines.count <= count, attempts < count * 50 {
-        attempts += 1
-        guard let page = try? library.page(Int.random(in: 1...latest, using: &random)) else { continue }
+    return try sampledSet(count, seed: 7) { page, random in
         let words = page.comic.title.lowercased().split(separator: " ").map(Array.init).filter {
             $0.count >= 5 && $0.allSatisfy { $0.isASCII && $0.isLetter }
         }
-        guard var word = words.randomElement(using: &random) else { continue }
+        guard var word = words.randomElement(using: &random) else { return nil }
         let original = String(word)
         let position = Int.random(in: 0..<word.count - 1, using: &random)
         let kind = ["vowel", "consonant", "drop", "swap"].randomElement(using: &random)!
@@ -87,13 +91,12 @@ func sampledTypos(_ count: Int) throws -> String {
             word[position] = consonants.filter { $0 != word[position] }.randomElement(using: &random)!
         case "drop": word.remove(at: position)
         case "swap" where word[position] != word[position + 1]: word.swapAt(position, position + 1)
-        default: continue
+        default: return nil
         }
         let typo = String(word)
-        guard try database.termScores(for: [typo]).unseenWords == [typo] else { continue }  // a real word
-        lines.append("\(typo)\t\(page.comic.id)\ttypo-sample\t#\(page.comic.id) \(original), \(kind)")
+        guard try database.termScores(for: [typo]).unseenWords == [typo] else { return nil }  // a real word
+        return "\(typo)\t\(page.comic.id)\ttypo-sample\t#\(page.comic.id) \(original), \(kind)"
     }
-    return lines.joined(separator: "\n")
 }
 
 let sampled = try option("--sample-quotes").flatMap(Int.init).map(sampledQuotes)

@@ -35,10 +35,14 @@ public struct ComicDatabase: Sendable {
     public init(_ writer: any DatabaseWriter, upgrading: (@Sendable () -> Void)? = nil) throws(StoreError) {
         self.writer = writer
         try wrapped {
-            if let upgrading, try writer.read({ db in
-                try !Schema.migrator.hasCompletedMigrations(db) && !Schema.migrator.appliedIdentifiers(db).isEmpty
-            }) {
-                upgrading()
+            if let upgrading {
+                // One read says both whether there is anything to do and whether to say so.
+                let (isCurrent, isOlder) = try writer.read { db in
+                    let isCurrent = try Schema.migrator.hasCompletedMigrations(db)
+                    return (isCurrent, try !isCurrent && !Schema.migrator.appliedIdentifiers(db).isEmpty)
+                }
+                if isCurrent { return }
+                if isOlder { upgrading() }
             }
             try Schema.migrator.migrate(writer)
         }
