@@ -42,7 +42,10 @@ let package = Package(
         .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
         .target(
             name: "XKCDStore",
-            dependencies: ["XKCDModel", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "XKCDModel", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
         // Searching, browsing and favourites. No fetching or HTML parsing: every library linked

@@ -53,13 +53,31 @@ public struct ComicDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         self.day = day
     }
 
-    /// Parses `YYYY-MM-DD`; nil for anything else.
+    /// Parses `YYYY-MM-DD` (digits, so `2010-3-5` too); nil for anything else.
     public init?(iso: String) {
-        let parts = iso.split(separator: "-")
-        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else {
-            return nil
+        // Read as bytes: every result of a search has its date parsed, and splitting the
+        // string allocated.
+        var parts = (0, 0, 0)
+        var part = 0, digits = 0
+        for byte in iso.utf8 {
+            if byte == UInt8(ascii: "-") {
+                guard digits > 0, part < 2 else { return nil }
+                part += 1
+                digits = 0
+                continue
+            }
+            // Nine digits cannot overflow; no date needs more.
+            guard byte &- UInt8(ascii: "0") < 10, digits < 9 else { return nil }
+            let value = Int(byte &- UInt8(ascii: "0"))
+            switch part {
+            case 0: parts.0 = parts.0 * 10 + value
+            case 1: parts.1 = parts.1 * 10 + value
+            default: parts.2 = parts.2 * 10 + value
+            }
+            digits += 1
         }
-        self.init(year: y, month: m, day: d)
+        guard part == 2, digits > 0 else { return nil }
+        self.init(year: parts.0, month: parts.1, day: parts.2)
     }
 
     /// `YYYY-MM-DD`, which also sorts as text.

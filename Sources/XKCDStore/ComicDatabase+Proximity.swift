@@ -37,20 +37,15 @@ extension ComicDatabase.Snapshot {
         let matcher = SnippetMatcher(words: tokens, stems: [])
         return try wrapped {
             var found = [[Bool]](repeating: [], count: ids.count)
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: """
-                    SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
-                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
-                    """),
-                arguments: [jsonArray(requests)])
-            while let row = try rows.next() {
-                let index = owners[row[0] as Int]
+            var matches: [SnippetWindow.Match] = []
+            try db.cachedStatement(sql: """
+                SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
+                FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                """
+            ).forEachRow(arguments: [jsonArray(requests)]) { row in
+                let index = owners[row.integer(0)]
                 if found[index].isEmpty { found[index] = [Bool](repeating: false, count: tokens.count - 1) }
-                try row.withUnsafeData(atIndex: 1) { data in
-                    (data ?? Data()).withUnsafeBytes {
-                        Self.findAdjacentPairs(in: $0, matcher: matcher, tokens: tokens, into: &found[index])
-                    }
-                }
+                Self.findAdjacentPairs(in: row.bytes(1), matcher: matcher, tokens: tokens, into: &found[index], matches: &matches)
             }
             for index in ids.indices where !found[index].isEmpty {
                 shares[index] = Double(found[index].filter { $0 }.count) / Double(tokens.count - 1)
@@ -61,9 +56,10 @@ extension ComicDatabase.Snapshot {
 
     /// Marks `found[i]` when `tokens[i]` and `tokens[i + 1]` follow each other in `text`.
     private static func findAdjacentPairs(
-        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, tokens: [String], into found: inout [Bool]
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, tokens: [String], into found: inout [Bool],
+        matches: inout [SnippetWindow.Match]
     ) {
-        let matches = SnippetWindow.matches(in: text, matcher: matcher).matches
+        _ = SnippetWindow.matches(in: text, matcher: matcher, into: &matches)
         // A repeated query token matches as its first place only; the pair is found by its words.
         for (previous, current) in zip(matches, matches.dropFirst()) where current.ordinal == previous.ordinal + 1 {
             for position in found.indices where !found[position]

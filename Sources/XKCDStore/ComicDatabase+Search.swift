@@ -39,16 +39,13 @@ extension ComicDatabase.Snapshot {
                 return []
             case (let positive?, _):
                 let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
-                return try Int.fetchAll(
-                    db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid"),
-                    arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
+                return try db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid")
+                    .fetchIntegers(arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
             case (nil, false):
-                return try Int.fetchAll(
-                    db.cachedStatement(sql: """
-                        SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
-                        ORDER BY id
-                        """),
-                    arguments: [rendered.exclusions.joined(separator: " OR ")])
+                return try db.cachedStatement(sql: """
+                    SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
+                    ORDER BY id
+                    """).fetchIntegers(arguments: [rendered.exclusions.joined(separator: " OR ")])
             }
         }
     }
@@ -93,7 +90,7 @@ extension ComicDatabase.Snapshot {
         }
         guard !conditions.isEmpty else { return nil }
         let sql = "SELECT id FROM comic WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderSQL(order))"
-        return try wrapped { try Int.fetchAll(db.cachedStatement(sql: sql), arguments: arguments) }
+        return try wrapped { try db.cachedStatement(sql: sql).fetchIntegers(arguments: arguments) }
     }
 
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
@@ -106,20 +103,17 @@ extension ComicDatabase.Snapshot {
         guard !ids.isEmpty else { return [] }
         return try wrapped {
             var result = [ComicSummary?](repeating: nil, count: ids.count)
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value"),
-                arguments: [jsonArray(ids)])
-            while let row = try rows.next() {
-                let index: Int = row[0]
-                result[index] = ComicSummary(id: row[1], title: row[2], date: ComicRecord.date(from: row[3]))
-            }
+            try db.cachedStatement(sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value")
+                .forEachRow(arguments: [jsonArray(ids)]) { row in
+                    result[row.integer(0)] = ComicSummary(id: row.integer(1), title: row.text(2), date: ComicRecord.date(from: row.text(3)))
+                }
             return result
         }
     }
 
     /// Every comic's number in `order`, for a query made only of a sort.
     public func comicIDs(ordered order: SearchSort) throws(StoreError) -> [Comic.ID] {
-        try wrapped { try Int.fetchAll(db.cachedStatement(sql: "SELECT id FROM comic ORDER BY \(orderSQL(order))")) }
+        try wrapped { try db.cachedStatement(sql: "SELECT id FROM comic ORDER BY \(orderSQL(order))").fetchIntegers() }
     }
 
     private func orderSQL(_ order: SearchSort) -> String {
@@ -156,8 +150,9 @@ extension ComicDatabase.Snapshot {
             for prefix in prefixes {
                 guard let last = prefix.last, let next = Character.successor(of: last) else { continue }
                 let end = String(prefix.dropLast()) + String(next)
-                let rows = try Row.fetchCursor(statement, arguments: [prefix, end, length - slack, length + slack, minimumCount])
-                while let row = try rows.next() { candidates.append((row[0], row[1])) }
+                try statement.forEachRow(arguments: [prefix, end, length - slack, length + slack, minimumCount]) { row in
+                    candidates.append((row.text(0), row.integer(1)))
+                }
             }
             return candidates
         }

@@ -33,23 +33,17 @@ extension ComicDatabase.Snapshot {
             return id * RankingIndex.fieldCount + field
         }
         return try wrapped {
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: """
-                    SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
-                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
-                    """),
-                arguments: [jsonArray(requests)])
             var result = [String?](repeating: nil, count: ids.count)
-            while let row = try rows.next() {
-                let index: Int = row[0]
-                result[index] = try row.withUnsafeData(atIndex: 1) { data in
-                    (data ?? Data()).withUnsafeBytes { bytes in
-                        // Text ends at a NUL, as it does for a String read from SQLite.
-                        let end = bytes.baseAddress.flatMap { base in memchr(base, 0, bytes.count).map { UnsafeRawPointer($0) - base } }
-                        let text = UnsafeRawBufferPointer(rebasing: bytes[..<(end ?? bytes.count)])
-                        return SnippetWindow.best(in: text, matcher: matcher, length: length).render(text, marks: marks)
-                    }
-                }
+            var matches: [SnippetWindow.Match] = []
+            let marks = SnippetWindow.Marks(marks)
+            try db.cachedStatement(sql: """
+                SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                """
+            ).forEachRow(arguments: [jsonArray(requests)]) { row in
+                let text = row.textBytes(1)
+                result[row.integer(0)] = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches)
+                    .render(text, marks: marks)
             }
             return result
         }
@@ -74,15 +68,39 @@ struct SnippetMatcher {
     /// second 0 for a word of one byte): a long query's patterns start with most letters, and
     /// this rejects nearly every other word before its end is looked for.
     let pairs: [UInt64]
+    /// The query word each pattern stands for, `0..<groupCount`: a stem, its form without a
+    /// final "i", and the words it begins are one query word ("dependency" and "depend").
+    let groups: [Int]
+    let groupCount: Int
 
     init(words: [String], stems: [String]) {
         var patterns = words.map { Array($0.lowercased().utf8) }
         wordCount = patterns.count
+        var stemPatterns: [(pattern: [UInt8], group: Int)] = []
         // A porter stem ending in "i" stands for words ending in "y" too ("lucki" for "lucky").
-        for stem in stems where stem.utf8.count >= 3 {
-            patterns.append(Array(stem.utf8))
-            if stem.hasSuffix("i") { patterns.append(Array(stem.dropLast().utf8)) }
+        for (group, stem) in stems.enumerated() where stem.utf8.count >= 3 {
+            stemPatterns.append((Array(stem.utf8), group))
+            if stem.hasSuffix("i") { stemPatterns.append((Array(stem.dropLast().utf8), group)) }
         }
+        var groups: [Int] = []
+        var groupCount = stems.count
+        for (index, word) in patterns.enumerated() {
+            let stemsBeginning = stemPatterns.filter { word.starts(with: $0.pattern) }
+            if let stem = stemsBeginning.max(by: { $0.pattern.count < $1.pattern.count }) {
+                groups.append(stem.group)
+            } else if let same = patterns[..<index].firstIndex(of: word) {
+                groups.append(groups[same])
+            } else {
+                groups.append(groupCount)
+                groupCount += 1
+            }
+        }
+        patterns += stemPatterns.map(\.pattern)
+        groups += stemPatterns.map(\.group)
+        // Stems no pattern stands for (shorter than three bytes) are no query word of a field.
+        let used = Array(Set(groups)).sorted()
+        self.groups = groups.map { used.firstIndex(of: $0)! }
+        self.groupCount = used.count
         self.patterns = patterns.flatMap { $0 }
         var spans: [Range<Int>] = []
         for pattern in patterns { spans.append((spans.last?.upperBound ?? 0)..<(spans.last?.upperBound ?? 0) + pattern.count) }
@@ -140,7 +158,6 @@ struct SnippetMatcher {
         }
     }
 
-    var count: Int { spans.count }
 }
 
 /// The words of one field around its densest cluster of query words.
@@ -165,17 +182,31 @@ struct SnippetWindow {
     @inline(__always)
     static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
-    /// The query words of `text` in text order, each as its word number and the pattern it
-    /// matches, and how many words `text` holds.
+    /// A query word of a text: its word number and the pattern it matches.
+    typealias Match = (ordinal: Int, pattern: Int)
+
+    /// The query words of `text` in text order, into `matches` (a buffer a caller reuses from
+    /// text to text, as most texts hold a few dozen), and how many words `text` holds.
     ///
-    /// - Parameter text: UTF-8 bytes.
+    /// - Parameters:
+    ///   - text: UTF-8 bytes.
+    ///   - window: when given, the scan may stop once `window` words in a row hold every query
+    ///     word (every group of `matcher`) and the `window` words after them are read: no
+    ///     window can hold more distinct query words, and a long explanation is mostly unread.
+    /// - Returns: `wordCount` is then a lower bound, with at least one word beyond the last
+    ///   word read, and `isWhole` false.
     static func matches(
-        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher
-    ) -> (matches: [(ordinal: Int, pattern: Int)], wordCount: Int) {
-        var matches: [(ordinal: Int, pattern: Int)] = []
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
+    ) -> (wordCount: Int, isWhole: Bool) {
+        matches.removeAll(keepingCapacity: true)
         var wordCount = 0
         let firstBytes = matcher.firstBytes
         let checksEveryStart = firstBytes.count > 8
+        // Where each query word was last seen, while no window holding all of them is found;
+        // past a handful of words such a window is rare and the check not worth its cost.
+        var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
+        var stopAfter = Int.max
+        var isWhole = true
         WordBlocks(text).forEach { offset, block, starts, ends in
             guard starts != 0 else { return true }
             // Starts of words whose first byte, lowered, begins a pattern.
@@ -199,29 +230,41 @@ struct SnippetWindow {
                     while end < text.count, isWordByte(text[end]) { end += 1 }
                 }
                 if let pattern = matcher.match(text, start..<end) {
-                    matches.append((wordCount + (starts & ((1 << UInt64(bit)) &- 1)).nonzeroBitCount, pattern))
+                    let ordinal = wordCount + (starts & ((1 << UInt64(bit)) &- 1)).nonzeroBitCount
+                    matches.append((ordinal, pattern))
+                    if let window, !lastSeen.isEmpty, stopAfter == .max {
+                        lastSeen[matcher.groups[pattern]] = ordinal
+                        if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+                    }
                 }
             }
             wordCount += starts.nonzeroBitCount
+            if wordCount > stopAfter {
+                isWhole = false
+                return false
+            }
             return true
         }
-        return (matches, wordCount)
+        return (wordCount, isWhole)
     }
 
     /// The window of `length` words holding the most distinct query words, then the most
-    /// query words, the earliest such; moved to start three words before its first query word
+    /// query words, the earliest such (of those up to `length` words past the first window
+    /// holding all of them, when one does); moved to start three words before its first query word
     /// when the text goes on long enough.
     ///
     /// - Parameter text: UTF-8 bytes.
-    static func best(in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int) -> SnippetWindow {
+    static func best(
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, matches: inout [Match]
+    ) -> SnippetWindow {
         let length = max(length, 1)
-        let (matches, wordCount) = self.matches(in: text, matcher: matcher)
+        let (wordCount, _) = self.matches(in: text, matcher: matcher, stoppingWithin: length, into: &matches)
         guard wordCount > 0 else { return SnippetWindow(words: []) }
 
         // Sliding the window one word at a time, its counts change only where a query word
         // enters (window ending on it) or leaves (ending `length` words after it), and a better
         // window can only begin where one enters; so only those ends are visited.
-        var counts = [Int](repeating: 0, count: matcher.count)
+        var counts = [Int](repeating: 0, count: matcher.groupCount)
         var distinct = 0, hits = 0
         var best = (distinct: 0, hits: 0, first: 0)
         var entering = 0, leaving = 0
@@ -231,16 +274,16 @@ struct SnippetWindow {
             let end = min(enterEnd, leaveEnd)
             guard end < wordCount else { break }
             if enterEnd == end {
-                let pattern = matches[entering].pattern
-                if counts[pattern] == 0 { distinct += 1 }
-                counts[pattern] += 1
+                let group = matcher.groups[matches[entering].pattern]
+                if counts[group] == 0 { distinct += 1 }
+                counts[group] += 1
                 hits += 1
                 entering += 1
             }
             if leaveEnd == end {
-                let pattern = matches[leaving].pattern
-                counts[pattern] -= 1
-                if counts[pattern] == 0 { distinct -= 1 }
+                let group = matcher.groups[matches[leaving].pattern]
+                counts[group] -= 1
+                if counts[group] == 0 { distinct -= 1 }
                 hits -= 1
                 leaving += 1
             }
@@ -293,25 +336,39 @@ struct SnippetWindow {
     /// line breaks made one space.
     ///
     /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:)` was given.
-    func render(_ text: UnsafeRawBufferPointer, marks: (open: String, close: String)) -> String {
+    /// The bytes of the marks around a query word, made once for all of a page's snippets.
+    struct Marks {
+        var open: [UInt8], close: [UInt8]
+
+        init(_ marks: (open: String, close: String)) {
+            open = Array(marks.open.utf8)
+            close = Array(marks.close.utf8)
+        }
+    }
+
+    private static let ellipsis = Array("…".utf8)
+
+    func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
-        let ellipsis = Array("…".utf8), open = Array(marks.open.utf8), close = Array(marks.close.utf8)
+        let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
         var out: [UInt8] = []
         out.reserveCapacity(
             last.range.upperBound - first.range.lowerBound + 2 * ellipsis.count + words.count * (open.count + close.count))
+        // Typed bytes are appended with one copy; a raw buffer's slice is copied a byte at a time.
+        let bytes = text.assumingMemoryBound(to: UInt8.self)
         if isCutBefore { out += ellipsis }
         var cursor = first.range.lowerBound
         for word in words {
-            out += text[cursor..<word.range.lowerBound]
+            out += bytes[cursor..<word.range.lowerBound]
             if word.isMatch { out += open }
-            out += text[word.range]
+            out += bytes[word.range]
             if word.isMatch { out += close }
             cursor = word.range.upperBound
         }
         if isCutAfter {
             out += ellipsis
         } else {
-            out += text[cursor...]
+            out += bytes[cursor...]
         }
         return String(decoding: Self.joiningLines(out), as: UTF8.self)
     }

@@ -6,14 +6,14 @@ extension ComicDatabase.Snapshot {
     ///
     /// Reads each word's exact-form postings, whose entries carry a title bit:
     /// ```sql
-    /// SELECT postings FROM rankingTerm WHERE term = '=' || ?
+    /// SELECT documentCount, postings FROM rankingTerm WHERE term = '=' || ?
     /// ```
     public func titleWords(among words: [String]) throws(StoreError) -> Set<String> {
         try wrapped {
-            let lookup = try db.cachedStatement(sql: "SELECT postings FROM rankingTerm WHERE term = ?")
+            let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
             var found: Set<String> = []
             for word in words {
-                guard let postings = try Data.fetchOne(lookup, arguments: [RankingIndex.exactPrefix + word]) else { continue }
+                guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + word, lookup: lookup) else { continue }
                 let inTitle = postings.withUnsafeBytes { bytes in
                     var offset = 0
                     while let entry = Varint.read(bytes, at: &offset) {

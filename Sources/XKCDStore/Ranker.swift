@@ -115,9 +115,33 @@ struct DocumentLengths: Sendable {
     }
 }
 
+extension DocumentLengths {
+    /// Per comic and field (`[id * 4 + field]`), the BM25F weight of one occurrence:
+    /// `fieldWeight / (1 - b + b * length / average)`, which no query changes.
+    func occurrenceWeights(_ weights: RankingWeights) -> [Double] {
+        let fieldCount = RankingIndex.fieldCount
+        return lengths.indices.map { index in
+            let field = index % fieldCount
+            let b = weights.lengthNormalization[field]
+            return weights.fields[field] / (1 - b + b * Double(lengths[index]) / averages[field])
+        }
+    }
+}
+
 /// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
 final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
+    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, values: [Double])?>(nil)
+
+    /// ``DocumentLengths/occurrenceWeights(_:)``, computed once per generation and weights.
+    func occurrenceWeights(_ lengths: DocumentLengths, weights: RankingWeights) -> [Double] {
+        if let cached = occurrenceWeights.withLock({ $0 }), cached.generation == lengths.generation, cached.weights == weights {
+            return cached.values
+        }
+        let values = lengths.occurrenceWeights(weights)
+        occurrenceWeights.withLock { $0 = (lengths.generation, weights, values) }
+        return values
+    }
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {
         let generation = try String.fetchOne(
@@ -169,24 +193,32 @@ extension ComicDatabase.Snapshot {
                         rarest = min(rarest ?? .max, query.blobs[index].documentCount)
                         continue
                     }
-                    guard let row = try Row.fetchOne(lookup, arguments: [stem]) else { continue }
+                    guard let (documentCount, postings) = try Self.postings(of: stem, lookup: lookup) else { continue }
                     query.stems.append(stem)
-                    query.blobs.append((row[0], row[1]))
-                    rarest = min(rarest ?? .max, row[0])
+                    query.blobs.append((documentCount, postings))
+                    rarest = min(rarest ?? .max, documentCount)
                 }
                 query.documentCounts[word] = rarest ?? 0
                 if rarest == nil { query.unknownWords.append(word) }
                 for form in forms where !query.checkedForms.contains(form) {
                     query.checkedForms.insert(form)
-                    guard let exact = try Row.fetchOne(lookup, arguments: [RankingIndex.exactPrefix + form]) else {
+                    guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + form, lookup: lookup) else {
                         if !query.unseenWords.contains(word) { query.unseenWords.append(word) }
                         continue
                     }
-                    query.exactForms.append((exact[1], isStemmed: !wordStems.contains(form)))
+                    query.exactForms.append((postings, isStemmed: !wordStems.contains(form)))
                 }
             }
-            return score(query, lengths: lengths, weights: weights)
+            let occurrenceWeights = rankingCache.occurrenceWeights(lengths, weights: weights)
+            return score(query, lengths: lengths, occurrenceWeights: occurrenceWeights, weights: weights)
         }
+    }
+
+    /// How many comics hold `term`, and its postings, or nil when no comic does.
+    static func postings(of term: String, lookup: Statement) throws -> (documentCount: Int, postings: Data)? {
+        var found: (Int, Data)?
+        try lookup.forEachRow(arguments: [term]) { row in found = (row.integer(0), Data(row.bytes(1))) }
+        return found
     }
 
     private struct QueryTerms {
@@ -201,7 +233,9 @@ extension ComicDatabase.Snapshot {
         var tokenCount = 0
     }
 
-    private func score(_ query: QueryTerms, lengths: DocumentLengths, weights: RankingWeights) -> TermScores {
+    private func score(
+        _ query: QueryTerms, lengths: DocumentLengths, occurrenceWeights: [Double], weights: RankingWeights
+    ) -> TermScores {
         let size = lengths.maxID + 1
         let fieldCount = RankingIndex.fieldCount
         var scores = [Double](repeating: 0, count: size)
@@ -215,10 +249,6 @@ extension ComicDatabase.Snapshot {
         let n = Double(max(lengths.documentCount, 1))
         let idfs = query.blobs.map { log(1 + (n - Double($0.documentCount) + 0.5) / (Double($0.documentCount) + 0.5)) }
         let idfTotal = max(idfs.reduce(0, +), 1e-9)
-        // Per field, the parts of BM25F's length norm `1 - b + b * length / average` that do not
-        // depend on the comic, computed as that expression would, so that scores stay bit for bit.
-        let fieldWeights = weights.fields, b = weights.lengthNormalization, averages = lengths.averages
-        let oneMinusB = b.map { 1 - $0 }
         // Raw buffers: this loop runs once per posting, thousands of times for a common word,
         // and array accesses would check bounds and uniqueness each time.
         scores.withUnsafeMutableBufferPointer { scores in
@@ -227,7 +257,7 @@ extension ComicDatabase.Snapshot {
         fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
         titleShare.withUnsafeMutableBufferPointer { titleShare in
         coverageShare.withUnsafeMutableBufferPointer { coverageShare in
-        lengths.lengths.withUnsafeBufferPointer { documentLengths in
+        occurrenceWeights.withUnsafeBufferPointer { occurrenceWeights in
             for (index, blob) in query.blobs.enumerated() {
                 let idf = idfs[index]
                 let share = idf / idfTotal
@@ -241,10 +271,9 @@ extension ComicDatabase.Snapshot {
                         var weighted = 0.0
                         for field in 0..<fieldCount where mask & (1 << field) != 0 {
                             guard let frequency = Varint.read(bytes, at: &offset) else { return }
-                            if id < size { fieldMatches[id * fieldCount + field] &+= 1 }
-                            let length = id < size ? Double(documentLengths[id * fieldCount + field]) : 0
-                            let norm = oneMinusB[field] + b[field] * length / averages[field]
-                            weighted += fieldWeights[field] * Double(frequency) / norm
+                            guard id < size else { continue }
+                            fieldMatches[id * fieldCount + field] &+= 1
+                            weighted += occurrenceWeights[id * fieldCount + field] * Double(frequency)
                         }
                         guard id < size else { continue }
                         if matched[id] == 0 { candidates.append(id) }

@@ -5,9 +5,15 @@ import XKCDModel
 import _XKCDTestSupport
 
 @Suite("RawCache, CachedComicSource and CachingComicSource")
-struct RawCacheTests {
+final class RawCacheTests {
+    /// Each test's own directory (Swift Testing makes an instance per test), removed after it.
+    let directory: URL
+
+    init() throws { directory = try makeTemporaryDirectory() }
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     @Test func roundTripKeepsBytesAndFetchDate() throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         let fetchedAt = Date(timeIntervalSince1970: 1_700_000_000)
         let data = try Fixtures.explainAPIResponse(327)
         try cache.store(RawResponse(data: data, fetchedAt: fetchedAt), for: .explanation(327))
@@ -18,7 +24,7 @@ struct RawCacheTests {
     }
 
     @Test func filesAreGzipAndSmaller() throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         let data = try Fixtures.explainAPIResponse(327)
         try cache.store(RawResponse(data: data), for: .explanation(327))
         let onDisk = try Data(contentsOf: cache.fileURL(for: .explanation(327)))
@@ -30,13 +36,12 @@ struct RawCacheTests {
     }
 
     @Test func emptyBodyRoundTrips() throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         try cache.store(RawResponse(data: Data()), for: .comic(1))
         #expect(try cache.load(.comic(1))?.data == Data())
     }
 
     @Test func noTemporaryFilesAreLeft() throws {
-        let directory = try makeTemporaryDirectory()
         let cache = RawCache(directory: directory)
         for id in [1, 2, 3] {
             try cache.store(RawResponse(data: try Fixtures.comicJSON(id)), for: .comic(id))
@@ -50,14 +55,14 @@ struct RawCacheTests {
 
     @Test(arguments: [Data("not gzip at all".utf8), Data(), Data([0x1f, 0x8b, 0x08, 0x00])])
     func corruptFileIsAbsent(contents: Data) throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory(), logger: quietLogger)
+        let cache = RawCache(directory: directory, logger: quietLogger)
         try cache.store(RawResponse(data: try Fixtures.comicJSON(327)), for: .comic(327))
         try contents.write(to: cache.fileURL(for: .comic(327)))
         #expect(try cache.load(.comic(327)) == nil)
     }
 
     @Test func truncatedGzipIsAbsent() throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         try cache.store(RawResponse(data: try Fixtures.explainAPIResponse(327)), for: .explanation(327))
         let url = cache.fileURL(for: .explanation(327))
         let whole = try Data(contentsOf: url)
@@ -66,7 +71,7 @@ struct RawCacheTests {
     }
 
     @Test func notWrittenYetIsRemembered() throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         #expect(try cache.explanationLookup(3282) == nil)
         try cache.store(.notWrittenYet, forExplanation: 3282)
         #expect(try cache.explanationLookup(3282) == .notWrittenYet)
@@ -81,7 +86,7 @@ struct RawCacheTests {
     }
 
     @Test func cachedSourceServesWithoutRequests() async throws {
-        let cache = RawCache(directory: try makeTemporaryDirectory())
+        let cache = RawCache(directory: directory)
         try await withFixtureServer { server, base in
             let caching = CachingComicSource(upstream: makeSource(base), cache: cache, logger: quietLogger)
             _ = try await caching.latestComic()
@@ -106,13 +111,18 @@ struct RawCacheTests {
     }
 
     @Test func cachedSourceWithoutLatestSaysSo() async throws {
-        let cached = CachedComicSource(cache: RawCache(directory: try makeTemporaryDirectory()))
+        let cached = CachedComicSource(cache: RawCache(directory: directory))
         await #expect(throws: FetchError.notCached(what: "the latest comic")) { try await cached.latestComic() }
     }
 }
 
 @Suite("MirrorComicSource")
-struct MirrorComicSourceTests {
+final class MirrorComicSourceTests {
+    let directory: URL
+
+    init() throws { directory = try makeTemporaryDirectory() }
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
     let mirror = MirrorComicSource(directory: Fixtures.corpusURL)
 
     @Test func latestIsTheNewestComic() async throws {
@@ -134,7 +144,6 @@ struct MirrorComicSourceTests {
     }
 
     @Test func missingTitleFileIsNotWrittenYet() async throws {
-        let directory = try makeTemporaryDirectory()
         let api = directory.appendingPathComponent("explainxkcd/api")
         try FileManager.default.createDirectory(at: api, withIntermediateDirectories: true)
         try Data(#"{"error":{"code":"missingtitle","info":"x"}}"#.utf8).write(to: api.appendingPathComponent("5.json"))

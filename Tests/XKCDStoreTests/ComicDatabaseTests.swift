@@ -94,7 +94,10 @@ enum Sample {
     @Test func snippetsMatchOneLetterWordsAndShortStems() {
         let text = Array("A cat, an ox; a b. Lucky luck".utf8)
         let matcher = SnippetMatcher(words: ["a", "ox"], stems: ["lucki"])
-        let snippet = text.withUnsafeBytes { SnippetWindow.best(in: $0, matcher: matcher, length: 24).render($0, marks: ("[", "]")) }
+        var matches: [SnippetWindow.Match] = []
+        let snippet = text.withUnsafeBytes {
+            SnippetWindow.best(in: $0, matcher: matcher, length: 24, matches: &matches).render($0, marks: .init(("[", "]")))
+        }
         #expect(snippet == "[A] cat, an [ox]; [a] b. [Lucky] [luck]")
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+import Testing
+import XKCDModel
+@testable import XKCDStore
+
+@Suite struct SnippetWindowTests {
+    private func snippet(_ text: String, words: [String], stems: [String] = [], length: Int = 8) -> String {
+        let bytes = Array(text.utf8)
+        var matches: [SnippetWindow.Match] = []
+        return bytes.withUnsafeBytes {
+            SnippetWindow.best(in: $0, matcher: SnippetMatcher(words: words, stems: stems), length: length, matches: &matches)
+                .render($0, marks: .init(("[", "]")))
+        }
+    }
+
+    private func filler(_ count: Int) -> String {
+        (0..<count).map { "w\($0)" }.joined(separator: " ")
+    }
+
+    /// A word and the words its stem begins are one query word: a window holding "dependency"
+    /// and "dependencies" holds one, and loses to the window holding both query words.
+    @Test func formsOfOneWordCountOnce() {
+        let text = "Dependency here and dependencies there. \(filler(20)) a dependency in Nebraska"
+        let result = snippet(text, words: ["dependency", "nebraska"], stems: ["depend", "nebraska"])
+        #expect(result == "…w16 w17 w18 w19 a [dependency] in [Nebraska]")
+    }
+
+    /// Once a window holds every query word, the scan stops a window's length later: the
+    /// snippet is that window, cut after, though a later window holds the words more often.
+    @Test func firstWindowHoldingEveryWordIsTaken() {
+        let text = "alpha beta \(filler(40)) alpha beta alpha beta"
+        #expect(snippet(text, words: ["alpha", "beta"]) == "[alpha] [beta] w0 w1 w2 w3 w4 w5…")
+    }
+
+    /// With a query word missing from the text, the whole text is weighed and the window with
+    /// the most query words wins.
+    @Test func withoutEveryWordTheDensestWindowWins() {
+        let text = "alpha \(filler(40)) alpha alpha"
+        #expect(snippet(text, words: ["alpha", "gamma"]) == "…w34 w35 w36 w37 w38 w39 [alpha] [alpha]")
+    }
+
+    @Test func scanStopsOnlyAfterTheWindowFollowingAFullWindow() {
+        let text = Array("alpha beta \(filler(40)) alpha".utf8)
+        let matcher = SnippetMatcher(words: ["alpha", "beta"], stems: [])
+        var matches: [SnippetWindow.Match] = []
+        let stopped = text.withUnsafeBytes { SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: 8, into: &matches) }
+        #expect(!stopped.isWhole)
+        #expect(stopped.wordCount > 9 && stopped.wordCount < 43)
+        #expect(matches.map(\.ordinal) == [0, 1])
+        let whole = text.withUnsafeBytes { SnippetWindow.matches(in: $0, matcher: matcher, into: &matches) }
+        #expect(whole.isWhole && whole.wordCount == 43)
+        #expect(matches.map(\.ordinal) == [0, 1, 42])
+    }
+
+    @Test func stemsShorterThanThreeBytesAreNoQueryWord() {
+        let matcher = SnippetMatcher(words: ["is", "lucky"], stems: ["is", "lucki"])
+        // "is" stands alone; "lucky", "lucki" and "luck" are one word.
+        #expect(matcher.groupCount == 2)
+        #expect(Set(matcher.groups).count == 2)
+    }
+}
+
+@Suite struct RawRowTests {
+    @Test func integersAndTextAreReadAsSQLiteHoldsThem() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE t (id INTEGER, body TEXT)")
+            try db.execute(sql: "INSERT INTO t VALUES (3, 'three'), (1, 'one' || char(0) || 'hidden'), (2, '')")
+        }
+        try queue.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT id, body FROM t WHERE id >= ? ORDER BY id")
+            #expect(try statement.fetchIntegers(arguments: [2]) == [2, 3])
+            var rows: [String] = []
+            try statement.forEachRow(arguments: [1]) { row in rows.append("\(row.integer(0)):\(row.text(1)):\(row.bytes(1).count)") }
+            // Text ends at a NUL for `text`, as for a String GRDB reads; `bytes` keeps all.
+            #expect(rows == ["1:one:10", "2::0", "3:three:5"])
+        }
+    }
+
+    /// An error while stepping is GRDB's DatabaseError, and the statement runs again after it.
+    @Test func aFailingStepThrowsAndLeavesTheStatementReusable() throws {
+        let queue = try DatabaseQueue()
+        try queue.write { db in
+            try db.create(virtualTable: "doc", using: FTS5()) { $0.column("body") }
+            try db.execute(sql: "INSERT INTO doc VALUES ('alpha beta')")
+        }
+        try queue.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT rowid FROM doc WHERE doc MATCH ?")
+            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(arguments: ["alpha AND ("]) }
+            #expect(try statement.fetchIntegers(arguments: ["alpha"]) == [1])
+            #expect(try statement.fetchIntegers(arguments: ["gamma"]) == [])
+        }
+    }
+}
+
+@Suite struct StoredDateTests {
+    @Test(arguments: [
+        ("2007-10-10", ComicDate(year: 2007, month: 10, day: 10)),
+        ("2010-3-5", ComicDate(year: 2010, month: 3, day: 5)),
+        ("0001-01-01", ComicDate(year: 1, month: 1, day: 1)),
+    ])
+    func datesAreParsed(text: String, date: ComicDate) {
+        #expect(ComicDate(iso: text) == date)
+    }
+
+    @Test(arguments: ["", "2007", "2007-10", "2007-10-", "-10-10", "2007--10-10", "2007-10-10-1", "2007-1O-10", " 2007-10-10", "1234567890-1-1"])
+    func anythingElseIsRefused(text: String) {
+        #expect(ComicDate(iso: text) == nil)
+        #expect(ComicRecord.date(from: text) == ComicDate(year: 1970, month: 1, day: 1))
+    }
+}
