@@ -29,9 +29,10 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // No pkg-config: its `-L/usr/lib/<arch>` would come first in the link's library path,
+        // ahead of the static archives `make build` links the release from (see the Makefile).
         .systemLibrary(
             name: "CEditLine",
-            pkgConfig: "libedit",
             providers: [.apt(["libedit-dev"])]
         ),
         .target(name: "XKCDModel"),
