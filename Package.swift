@@ -103,7 +103,12 @@ let package = Package(
             dependencies: ["XKCDStore", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDIndexer", "XKCDStore", "_XKCDTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["_XKCDTestSupport"]),
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "_XKCDTestSupport", "xkcd-search", "XKCDCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(
             name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),
     ]

@@ -30,7 +30,14 @@ public struct GlobalOptions: ParsableArguments {
     public func openDatabase(creating: Bool = false, connections: ComicDatabase.Connections = .single) throws
         -> ComicDatabase
     {
-        let path = paths.databasePath
+        try Self.openDatabase(at: db, creating: creating, connections: connections)
+    }
+
+    /// ``openDatabase(creating:connections:)`` for the `--db` given.
+    public static func openDatabase(
+        at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single
+    ) throws -> ComicDatabase {
+        let path = Paths(database: db).databasePath
         guard creating || FileManager.default.fileExists(atPath: path) else {
             throw MissingIndex(path: path)
         }

@@ -21,17 +21,24 @@ struct XKCDSearch: AsyncParsableCommand {
 
 /// Runs the command line without Swift concurrency unless the command needs it (the REPL).
 ///
+/// A plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``) runs before
+/// ArgumentParser is asked anything.
+///
 /// `AsyncParsableCommand.main()` would run every command as a task on a Dispatch worker
 /// thread; starting that machinery and hopping to the thread cost 1-1.7 ms of every search.
 @main
 enum Entry {
     static func main() {
         do {
-            var command = try parse()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
+                try request.runAsProcess()
+            }
+            var command = try parse(arguments)
             // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
             // every protocol conformance in the binary.
             if command is XKCDSearch || command is XKCDSearch.Repl { runAsTask(ParsedCommand(command: command)) }
-            if let search = command as? XKCDSearch.Search { try search.runAsProcess() }
+            if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
             try command.run()
         } catch {
             XKCDSearch.exit(withError: error)
@@ -42,8 +49,7 @@ enum Entry {
     /// whole tree: building the tree of every command and its options took 7% of a search
     /// process's instructions. Anything that does not parse to a search (help, a completion
     /// script, a usage error) goes to the whole tree, so its messages name `xkcd-search search`.
-    private static func parse() throws -> any ParsableCommand {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
         if arguments.first == "search",
            let search = try? XKCDSearch.Search.parseAsRoot(Array(arguments.dropFirst())) as? XKCDSearch.Search {
             return search

@@ -118,7 +118,7 @@ struct REPLCommandTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-pty-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Testing
+import XKCDCommandLine
+import _XKCDTestSupport
+@testable import xkcd_search
+
+/// `search` reads its plainest arguments without ArgumentParser; whatever that reader accepts,
+/// ArgumentParser must read the same way, and what ArgumentParser refuses it must leave alone.
+@Suite struct PlainSearchArgumentsTests {
+    typealias Request = XKCDSearch.Search.Request
+
+    /// ArgumentParser's reading, or nil when it refuses the arguments.
+    private func parsed(_ arguments: [String]) -> Request? {
+        (try? XKCDSearch.Search.parseAsRoot(arguments) as? XKCDSearch.Search)?.request
+    }
+
+    @Test(arguments: [
+        (["nebraska", "dependency"], Request(words: ["nebraska", "dependency"])),
+        (["--db", "/tmp/x.sqlite", "bobby", "--json"], Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)),
+        (["--color", "never", "--limit", "5", "--page", "2", "a"], Request(words: ["a"], color: .never, limit: 5, page: 2)),
+        (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"])),
+        (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"])),
+        (["\"little bobby tables\""], Request(words: ["\"little bobby tables\""])),
+    ])
+    func plainArgumentsAreReadAsArgumentParserReadsThem(arguments: [String], expected: Request) {
+        #expect(Request(plainArguments: arguments) == expected)
+        #expect(parsed(arguments) == expected)
+    }
+
+    /// Left to ArgumentParser: help, other spellings, values it refuses or checks, repeats.
+    @Test(arguments: [
+        [], ["--json"], ["--help"], ["-h"], ["--version"], ["a", "-physics"], ["a", "-"], ["--db=x", "a"],
+        ["--db"], ["a", "--db"], ["--db", "--json", "a"], ["--color", "sometimes", "a"], ["--limit", "0", "a"],
+        ["--limit", "1001", "a"], ["--limit", "ten", "a"], ["--page", "0", "a"], ["--page", "-1", "a"],
+        ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["-vv", "a"], ["-j", "a"],
+        ["a", "--generate-completion-script", "bash"], ["a", "--experimental-dump-help"],
+    ])
+    func anythingElseIsLeftToArgumentParser(arguments: [String]) {
+        #expect(Request(plainArguments: arguments) == nil)
+    }
+
+    /// Random mixes of words, options, values and near misses: where the plain reader reads
+    /// something, ArgumentParser reads the same.
+    @Test func randomArgumentsAgreeWithArgumentParser() {
+        var random = SplitMix64(state: 0x7365_6172_6368)  // "search"
+        let pieces = [
+            "word", "two words", "-", "--", "-x", "--json", "-v", "--verbose", "--db", "--color", "--limit", "--page",
+            "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",
+            "\"a b\"", "é", "OR", "--help",
+        ]
+        var accepted = 0
+        for _ in 0..<5_000 {
+            let arguments = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            guard let plain = Request(plainArguments: arguments) else { continue }
+            accepted += 1
+            #expect(parsed(arguments) == plain, "arguments: \(arguments)")
+        }
+        #expect(accepted > 250)
+    }
+}
