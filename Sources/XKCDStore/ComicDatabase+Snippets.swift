@@ -107,8 +107,10 @@ struct SnippetMatcher {
         self.spans = spans
         var byteClasses = [UInt8](repeating: 0, count: 256)
         for byte in 0...255 where SnippetWindow.isWordByte(UInt8(byte)) { byteClasses[byte] = Self.wordByte }
-        for pattern in patterns where !pattern.isEmpty {
-            for byte in 0...255 where SnippetWindow.lowered(UInt8(byte)) == pattern[0] { byteClasses[byte] |= Self.firstByte }
+        // The bytes that lower to a pattern's first byte: itself, and its upper case.
+        for pattern in patterns where !pattern.isEmpty && SnippetWindow.lowered(pattern[0]) == pattern[0] {
+            byteClasses[Int(pattern[0])] |= Self.firstByte
+            if pattern[0] &- UInt8(ascii: "a") < 26 { byteClasses[Int(pattern[0] - 0x20)] |= Self.firstByte }
         }
         self.byteClasses = byteClasses
         var buckets = [[Int]](repeating: [], count: 256)
