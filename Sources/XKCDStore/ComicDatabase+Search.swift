@@ -142,15 +142,14 @@ extension ComicDatabase.Snapshot {
         let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
         let length = letters.count
         return try wrapped {
+            // The expressions are those of the index `spellingTermShape`, so that SQLite uses it.
             let statement = try db.cachedStatement(sql: """
                 SELECT term, documentCount FROM spellingTerm
-                WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ? AND documentCount >= ?
+                WHERE substr(term, 1, 2) = ? AND length(term) BETWEEN ? AND ? AND documentCount >= ?
                 """)
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
-                guard let last = prefix.last, let next = Character.successor(of: last) else { continue }
-                let end = String(prefix.dropLast()) + String(next)
-                try statement.forEachRow(arguments: [prefix, end, length - slack, length + slack, minimumCount]) { row in
+                try statement.forEachRow(arguments: [prefix, length - slack, length + slack, minimumCount]) { row in
                     candidates.append((row.text(0), row.integer(1)))
                 }
             }
