@@ -10,13 +10,13 @@ SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # -no-pie: a position-dependent executable has none of the 138,000 pointers to relocate at start-up
 # that a position-independent one has (about 0.6 ms and 200 page faults of every search).
-# -L $(STATIC_LIBS): the release links SQLite, libedit (with what it needs) and libstdc++ from
-# the static archives of the same Debian packages, found there first. Loading and binding those
-# shared libraries was a sixth of a search process (7.8 to 6.2 ms); a library whose archive is
-# missing is linked shared, as before.
-STATIC_LIBS   := $(CURDIR)/.build/static-libs
+# $(STATIC_LIBS): xkcd-search links SQLite, libedit (with what it needs) and libstdc++ from the
+# static archives of the same Debian packages linked here (Package.swift puts the directory
+# first in its library path). Loading and binding those shared libraries was a sixth of a search
+# process (7.8 to 6.2 ms); a library whose archive is missing is linked shared, as before.
+STATIC_LIBS   := .build/static-libs
 STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xswiftc -L$(STATIC_LIBS)
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie
 BIN           := .build/release/xkcd-search
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)

@@ -75,7 +75,11 @@ let package = Package(
             dependencies: [
                 "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // `make build` links here to the static archives of SQLite, libedit (with what it
+            // needs) and libstdc++, found before the shared libraries: loading and binding those
+            // was a sixth of a search process. Without the directory, they link shared.
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
         ),
         // `xkcd-search index` runs this executable, found beside `xkcd-search`.
         .executableTarget(

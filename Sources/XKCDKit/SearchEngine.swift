@@ -134,7 +134,7 @@ public struct SearchEngine: Sendable {
         let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
         let summaries = try snapshot.summaries(of: pageIDs)
         let snippets = try snapshot.snippets(
-            of: pageIDs, scores: ranking.scores, words: ranking.words, marks: Self.highlightMarks)
+            of: pageIDs, scores: ranking.scores, words: ranking.words, prefixes: ranking.prefixes, marks: Self.highlightMarks)
         let results = pageIDs.indices.compactMap { index -> SearchResult? in
             guard let summary = summaries[index] else { return nil }
             let id = pageIDs[index]
@@ -155,8 +155,9 @@ public struct SearchEngine: Sendable {
         var unseenWords: [String] = []
         var rareWords: [String] = []
         var documentCounts: [String: Int] = [:]
-        /// What snippets highlight.
+        /// What snippets highlight: these words, and every word starting with one of `prefixes`.
         var words: [String] = []
+        var prefixes: [String] = []
     }
 
     /// - Parameter ordered: how many of the first results must be in order.
@@ -201,6 +202,7 @@ public struct SearchEngine: Sendable {
         ranking.documentCounts = terms.documentCounts
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map { $0.key }.sorted()
         ranking.words = words
+        ranking.prefixes = text.positivePrefixes
 
         var strict: [Comic.ID]
         if text.isPlainWords {

@@ -10,17 +10,18 @@ extension ComicDatabase.Snapshot {
     /// fragment of every column: milliseconds a result for a long query. Running the porter
     /// tokenizer over the fields shown costs nearly as much. So the field comes from the
     /// ranking postings (the one holding most query stems, the shorter on a tie), and only it
-    /// is scanned, for words that are one of `words` or start with one of `stems`, keeping the
-    /// window of `length` words that holds the most distinct query words.
+    /// is scanned, for words that are one of `words` or start with one of `stems` or
+    /// `prefixes`, keeping the window of `length` words that holds the most distinct query words.
     ///
     /// - Returns: the snippets in the order of `ids`, nil for a comic the index does not hold.
     ///   An array rather than a dictionary by number, for the reason given at
     ///   ``summaries(of:)``.
     public func snippets(
-        of ids: [Comic.ID], scores: TermScores?, words: [String], marks: (open: String, close: String), length: Int = 24
+        of ids: [Comic.ID], scores: TermScores?, words: [String], prefixes: [String] = [],
+        marks: (open: String, close: String), length: Int = 24
     ) throws(StoreError) -> [String?] {
         guard !ids.isEmpty else { return [] }
-        let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [])
+        let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [], prefixes: prefixes)
         // Each id travels with its field as `id * 4 + field`, so one statement reads only the
         // field shown: an explanation is kilobytes, and the other fields would be read for nothing.
         let requests = ids.map { id in
@@ -75,7 +76,9 @@ struct SnippetMatcher {
     let groups: [Int]
     let groupCount: Int
 
-    init(words: [String], stems: [String]) {
+    /// - Parameter prefixes: the query's `prefix*` words: every word starting so is one query
+    ///   word, whichever of them the ranking looked up.
+    init(words: [String], stems: [String], prefixes: [String] = []) {
         var patterns = words.map { Array($0.lowercased().utf8) }
         wordCount = patterns.count
         var stemPatterns: [(pattern: [UInt8], group: Int)] = []
@@ -84,11 +87,25 @@ struct SnippetMatcher {
             stemPatterns.append((Array(stem.utf8), group))
             if stem.hasSuffix("i") { stemPatterns.append((Array(stem.dropLast().utf8), group)) }
         }
+        let prefixPatterns = prefixes.map { Array($0.lowercased().utf8) }.filter { !$0.isEmpty }
+        // A stem or word a prefix begins belongs to the prefix's query word.
+        for index in stemPatterns.indices {
+            if let prefix = prefixPatterns.firstIndex(where: { stemPatterns[index].pattern.starts(with: $0) }) {
+                stemPatterns[index].group = stems.count + prefix
+            }
+        }
+        stemPatterns += prefixPatterns.enumerated().map { ($1, stems.count + $0) }
         var groups: [Int] = []
-        var groupCount = stems.count
+        var groupCount = stems.count + prefixPatterns.count
         for (index, word) in patterns.enumerated() {
-            let stemsBeginning = stemPatterns.filter { word.starts(with: $0.pattern) }
-            if let stem = stemsBeginning.max(by: { $0.pattern.count < $1.pattern.count }) {
+            // Porter adds an "e" to some stems ("hoping" is "hope"): a word starting with the
+            // stem without it is of the stem's query word too.
+            let stemsBeginning = stemPatterns.filter { stem in
+                word.starts(with: stem.pattern) || (stem.pattern.last == UInt8(ascii: "e") && word.starts(with: stem.pattern.dropLast()))
+            }
+            if let prefix = prefixPatterns.firstIndex(where: { word.starts(with: $0) }) {
+                groups.append(stems.count + prefix)
+            } else if let stem = stemsBeginning.max(by: { $0.pattern.count < $1.pattern.count }) {
                 groups.append(stem.group)
             } else if let same = patterns[..<index].firstIndex(of: word) {
                 groups.append(groups[same])
@@ -117,7 +134,11 @@ struct SnippetMatcher {
         self.byteClasses = byteClasses
         var buckets = [[Int]](repeating: [], count: 256)
         for (index, pattern) in patterns.enumerated() where !pattern.isEmpty { buckets[Int(pattern[0])].append(index) }
-        self.buckets = buckets
+        // Whole words first, then the longest prefix: "Newtonian" is of "newton", not "new".
+        let wordCount = self.wordCount
+        self.buckets = buckets.map { bucket in
+            bucket.sorted { ($0 < wordCount ? 0 : 1, -patterns[$0].count, $0) < ($1 < wordCount ? 0 : 1, -patterns[$1].count, $1) }
+        }
         let firstBytes = (0...255).filter { byte in
             byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte)
         }
@@ -199,8 +220,8 @@ struct SnippetWindow {
     ///   - window: when given, the scan may stop once `window` words in a row hold every query
     ///     word (every group of `matcher`) and the `window` words after them are read: no
     ///     window can hold more distinct query words, and a long explanation is mostly unread.
-    /// - Returns: `wordCount` is then a lower bound, with at least one word beyond the last
-    ///   word read, and `isWhole` false.
+    /// - Returns: `isWhole` false when the scan stopped: `wordCount` is then the words read,
+    ///   and the text may go on.
     static func matches(
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
     ) -> (wordCount: Int, isWhole: Bool) {
@@ -267,7 +288,10 @@ struct SnippetWindow {
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, matches: inout [Match]
     ) -> SnippetWindow {
         let length = max(length, 1)
-        let (wordCount, _) = self.matches(in: text, matcher: matcher, stoppingWithin: length, into: &matches)
+        let (scanned, isWhole) = self.matches(in: text, matcher: matcher, stoppingWithin: length, into: &matches)
+        // After a stop the last word read may run on past what was read, and more may follow:
+        // windows end before it, so that the snippet is cut after the window.
+        let wordCount = isWhole ? scanned : scanned - 1
         guard wordCount > 0 else { return SnippetWindow(words: []) }
 
         // Sliding the window one word at a time, its counts change only where a query word
@@ -338,13 +362,9 @@ struct SnippetWindow {
             return true
         }
         close(at: text.count)
-        return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < wordCount - 1)
+        return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < scanned - 1)
     }
 
-    /// The window's words with matches between `marks`, `…` where text is cut, and each run of
-    /// line breaks made one space.
-    ///
-    /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:)` was given.
     /// The bytes of the marks around a query word, made once for all of a page's snippets.
     struct Marks {
         var open: [UInt8], close: [UInt8]
@@ -357,6 +377,10 @@ struct SnippetWindow {
 
     private static let ellipsis = Array("…".utf8)
 
+    /// The window's words with matches between `marks`, `…` where text is cut, and each run of
+    /// line breaks made one space.
+    ///
+    /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:matches:)` was given.
     func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
@@ -364,20 +388,21 @@ struct SnippetWindow {
         out.reserveCapacity(
             last.range.upperBound - first.range.lowerBound + 2 * ellipsis.count + words.count * (open.count + close.count))
         // Typed bytes are appended with one copy; a raw buffer's slice is copied a byte at a time.
-        let bytes = text.assumingMemoryBound(to: UInt8.self)
-        if isCutBefore { out += ellipsis }
-        var cursor = first.range.lowerBound
-        for word in words {
-            out += bytes[cursor..<word.range.lowerBound]
-            if word.isMatch { out += open }
-            out += bytes[word.range]
-            if word.isMatch { out += close }
-            cursor = word.range.upperBound
-        }
-        if isCutAfter {
-            out += ellipsis
-        } else {
-            out += bytes[cursor...]
+        text.withMemoryRebound(to: UInt8.self) { bytes in
+            if isCutBefore { out += ellipsis }
+            var cursor = first.range.lowerBound
+            for word in words {
+                out += bytes[cursor..<word.range.lowerBound]
+                if word.isMatch { out += open }
+                out += bytes[word.range]
+                if word.isMatch { out += close }
+                cursor = word.range.upperBound
+            }
+            if isCutAfter {
+                out += ellipsis
+            } else {
+                out += bytes[cursor...]
+            }
         }
         return String(decoding: Self.joiningLines(out), as: UTF8.self)
     }

@@ -273,6 +273,9 @@ extension ComicDatabase.Snapshot {
                             guard let frequency = Varint.read(bytes, at: &offset) else { return }
                             guard id < size else { continue }
                             fieldMatches[id * fieldCount + field] &+= 1
+                            // (weight / norm) × frequency, where the norm was once divided per
+                            // posting: a score may differ in its last bit; the 230-query mix of
+                            // the Search benchmark ranks and scores the same.
                             weighted += occurrenceWeights[id * fieldCount + field] * Double(frequency)
                         }
                         guard id < size else { continue }

@@ -17,6 +17,10 @@ extension Statement {
     }
 
     /// Calls `body` with each row; the row is valid only during the call.
+    ///
+    /// What GRDB's cursors add is not needed by these reads: observation of the tables read,
+    /// turning an interrupt into a cancellation (nothing interrupts a search), and dropping a
+    /// failed statement from the cache (after the reset here it runs again).
     func forEachRow(arguments: StatementArguments, _ body: (RawRow) throws -> Void) throws {
         try setArguments(arguments)
         defer { sqlite3_reset(sqliteStatement) }

@@ -40,6 +40,32 @@ import XKCDModel
         #expect(snippet(text, words: ["alpha", "gamma"]) == "…w34 w35 w36 w37 w38 w39 [alpha] [alpha]")
     }
 
+    /// A window ending where the scan stopped still ends the snippet: the rest of the field is
+    /// left out (it once came whole, to 200 kB of explanation).
+    @Test func aSnippetEndsAtItsWindowWhereTheScanStopped() {
+        for fillers in [(20, 300), (16, 4), (13, 7)] {
+            let text = "prime colors" + String(repeating: " f", count: fillers.0)
+                + " prime colors prime colors prime colors" + String(repeating: " g", count: fillers.1) + " END"
+            let result = snippet(text, words: ["prime", "colors"], length: 24)
+            #expect(result.hasSuffix("…"), "\(fillers)")
+            #expect(!result.contains("END") && result.split(separator: " ").count <= 24, "\(fillers): \(result)")
+        }
+    }
+
+    /// Porter adds an "e" to some stems: "hoping" and "hope" are one query word.
+    @Test func aStemWithAnAddedEStillGroupsItsWord() {
+        #expect(SnippetMatcher(words: ["hoping"], stems: ["hope"]).groupCount == 1)
+        #expect(SnippetMatcher(words: ["making", "tables"], stems: ["make", "tabl"]).groupCount == 2)
+    }
+
+    /// A word counts for the longest query stem it starts with.
+    @Test func aWordIsOfTheLongestStemItStartsWith() {
+        let matcher = SnippetMatcher(words: ["new", "newton"], stems: ["new", "newton"])
+        let word = Array("Newtonian".utf8)
+        let pattern = word.withUnsafeBytes { matcher.match($0, 0..<word.count) }
+        #expect(pattern.map { matcher.groups[$0] } == matcher.groups[1])
+    }
+
     @Test func scanStopsOnlyAfterTheWindowFollowingAFullWindow() {
         let text = Array("alpha beta \(filler(40)) alpha".utf8)
         let matcher = SnippetMatcher(words: ["alpha", "beta"], stems: [])
