@@ -57,4 +57,18 @@ import _XKCDTestSupport
         }
         #expect(accepted > 250)
     }
+
+    /// The next page's command keeps the index, the page size and the words as typed, quoted
+    /// for a shell, after `--` when a word starts with a dash.
+    @Test(arguments: [
+        (["the"], "xkcd-search search the --page 2"),
+        (["--limit", "2", "the", "it's"], "xkcd-search search the 'it'\\''s' --limit 2 --page 2"),
+        (["--db", "/tmp/my index.sqlite", "--", "the", "-cat"], "xkcd-search search --db '/tmp/my index.sqlite' --page 2 -- the -cat"),
+        (["#327", "\"little bobby\"", "res*", "$HOME"], "xkcd-search search '#327' '\"little bobby\"' 'res*' '$HOME' --page 2"),
+        (["Ünïcödé", "num:1..5", "a=b"], "xkcd-search search Ünïcödé num:1..5 a=b --page 2"),
+    ])
+    func theNextPageCommandIsOneAShellRunsAsTyped(arguments: [String], command: String) throws {
+        let request = try #require(Request(plainArguments: arguments))
+        #expect(request.nextPageCommand == command)
+    }
 }

@@ -56,7 +56,9 @@ struct SearchCommandTests {
     @Test func pagingFooterPointsAtTheNextPage() async throws {
         try await withBrowseSandbox { sandbox in
             let first = try await sandbox.run("search", "the", "--limit", "2")
-            #expect(first.stdoutLines.last?.contains("--page 2") == true, "\(first)")
+            // The same index and page size.
+            #expect(first.stdoutLines.last?.contains("xkcd-search search the --db ") == true, "\(first)")
+            #expect(first.stdoutLines.last?.hasSuffix(" --limit 2 --page 2") == true, "\(first)")
             let second = try await sandbox.json("search", "the", "--limit", "2", "--page", "2", "--json")
             #expect(second["page"] as? Int == 2)
             #expect((second["results"] as? [Any])?.count == 2)

@@ -86,9 +86,28 @@ extension XKCDSearch {
                 return engine
             }
 
-            private var nextPageCommand: String {
-                let quoted = words.map { $0.contains(where: { $0 == " " || $0 == "\"" }) ? "'\($0)'" : $0 }
-                return "xkcd-search search \(quoted.joined(separator: " ")) --page \(page + 1)"
+            /// The command for the next page, as a shell takes it: the same index and page size,
+            /// the words quoted where they need it, after `--` when one starts with a dash.
+            var nextPageCommand: String {
+                var options: [String] = []
+                if let database { options += ["--db", Self.shellQuoted(database)] }
+                if limit != Search.defaultLimit { options += ["--limit", String(limit)] }
+                options += ["--page", String(page + 1)]
+                let quoted = words.map(Self.shellQuoted)
+                let parts = words.contains(where: { $0.hasPrefix("-") })
+                    ? ["xkcd-search", "search"] + options + ["--"] + quoted
+                    : ["xkcd-search", "search"] + quoted + options
+                return parts.joined(separator: " ")
+            }
+
+            /// `word` as one shell word: as it is when nothing in it is special to a shell,
+            /// else in single quotes.
+            static func shellQuoted(_ word: String) -> String {
+                let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+                    !scalar.isASCII || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                        || "@%+=:,./_-".unicodeScalars.contains(scalar)
+                }
+                return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
             }
         }
     }
@@ -219,7 +238,7 @@ enum SearchOutput {
         let first = (results.page - 1) * results.limit + 1
         let last = first + results.results.count - 1
         var footer = "\(first)-\(last) of \(results.total) result\(results.total == 1 ? "" : "s")"
-        if results.hasNextPage { footer += " · next page: \(command())" }
+        if results.hasNextPage { footer += " · next page: \(sanitized(command()))" }
         out += style.dim(footer) + "\n"
         return out
     }
