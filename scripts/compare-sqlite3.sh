@@ -9,10 +9,11 @@
 #                    a Swift process with Foundation, GRDB and ArgumentParser that runs only the
 #                    raw query, timed too when it exists (default: .build-floor/release/StartupFloor)
 #   RUNS             runs per command (default: 50)
+#   ROUNDS           the commands take turns in this many rounds of RUNS/ROUNDS runs (default: 5)
 #   HYPERFINE=0      time with the date loop even when hyperfine is installed
 #
-# Needs sqlite3 and GNU time (/usr/bin/time, Debian package `time`); uses hyperfine when installed,
-# else a loop over `date +%s%N` and the median.
+# Needs sqlite3, python3 and GNU time (/usr/bin/time, Debian package `time`); uses hyperfine when
+# installed, else a loop over `date +%s%N` and the median.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +28,7 @@ die() { echo "error: $*" >&2; exit 1; }
 [ -x "$bin" ] || die "no executable at $bin (run \`make build\` or set XKCD_SEARCH_BIN)"
 [ -f "$db" ] || die "no index at $db (run \`make demo\` or pass the index file)"
 command -v sqlite3 >/dev/null || die "sqlite3 is not installed (Debian package sqlite3)"
+command -v python3 >/dev/null || die "python3 is not installed (Debian package python3)"
 [ -x /usr/bin/time ] || die "/usr/bin/time is not installed (Debian package time)"
 
 # label | CLI query | FTS5 MATCH expression
@@ -42,32 +44,51 @@ sql_for() {
     "WHERE comicSearch MATCH '$match' ORDER BY bm25(comicSearch, 10, 5, 2, 1) LIMIT 10;"
 }
 
-# Median wall-clock milliseconds of a command run $runs times (after one warm-up run).
-median_ms() {
+# Median wall-clock milliseconds of each command, run $runs times. The commands take turns, in
+# rounds of a few runs each, so that a change in the machine's load over the minute the timing
+# takes weighs on all of them alike.
+medians_ms() {
+  local rounds=${ROUNDS:-5} round
+  local per_round=$(((runs + rounds - 1) / rounds))
+  local samples
+  samples=$(mktemp)
   if [ "$use_hyperfine" = 1 ]; then
     local json
     json=$(mktemp)
-    hyperfine --shell=none --warmup 3 --runs "$runs" --style none --export-json "$json" -- "$1" >/dev/null 2>&1
-    sed -n 's/^ *"median": *\([0-9.e+-]*\).*/\1/p' "$json" | head -n 1 | awk '{ printf "%.2f", $1 * 1000 }'
+    for ((round = 0; round < rounds; round++)); do
+      hyperfine --shell=none --warmup 2 --runs "$per_round" --style none --export-json "$json" -- "$@" >/dev/null 2>&1
+      # One line per command: its index, then its times in seconds.
+      python3 -c 'import json, sys
+for i, r in enumerate(json.load(open(sys.argv[1]))["results"]): print(i, *r["times"])' "$json" >>"$samples"
+    done
     rm -f "$json"
   else
-    local times=() start end i
-    eval "$1" >/dev/null 2>&1
-    for ((i = 0; i < runs; i++)); do
-      start=$(date +%s%N)
-      eval "$1" >/dev/null 2>&1
-      end=$(date +%s%N)
-      times+=($(((end - start) / 1000)))
+    local i start end index
+    for ((i = 0; i < per_round * rounds; i++)); do
+      index=0
+      for command in "$@"; do
+        start=$(date +%s%N)
+        eval "$command" >/dev/null 2>&1
+        end=$(date +%s%N)
+        echo "$index $(awk -v n=$((end - start)) 'BEGIN { print n / 1e9 }')" >>"$samples"
+        index=$((index + 1))
+      done
     done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.2f", a[int((NR + 1) / 2)] / 1000 }'
   fi
+  python3 -c 'import statistics, sys
+times = {}
+for line in open(sys.argv[1]):
+    index, *values = line.split()
+    times.setdefault(int(index), []).extend(float(v) for v in values)
+print(" ".join("%.2f" % (statistics.median(times[i]) * 1000) for i in sorted(times)))' "$samples"
+  rm -f "$samples"
 }
 
 quote() { printf '%q' "$1"; }
 
 echo "index:   $db"
 echo "binary:  $bin"
-echo "runs:    $runs each ($([ "$use_hyperfine" = 1 ] && echo hyperfine median || echo 'date loop median')), load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "runs:    $runs each, taking turns in ${ROUNDS:-5} rounds ($([ "$use_hyperfine" = 1 ] && echo hyperfine || echo 'date loop'), median), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 [ -x "$floor" ] || floor=""
 printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "query" "xkcd-search search" "cli ms" "floor ms" "sqlite3 ms" "ratio" "floor"
@@ -78,12 +99,12 @@ for entry in "${queries[@]}"; do
   # Both must work before they are timed.
   bash -c "$cli" >/dev/null || die "failed: $cli"
   bash -c "$raw" >/dev/null || die "failed: $raw"
-  cli_ms=$(median_ms "$cli")
-  raw_ms=$(median_ms "$raw")
   floor_ms=- floor_ratio=-
   if [ -n "$floor" ]; then
-    floor_ms=$(median_ms "$(quote "$floor") $(quote "$db") $(quote "$match")")
+    read -r cli_ms raw_ms floor_ms < <(medians_ms "$cli" "$raw" "$(quote "$floor") $(quote "$db") $(quote "$match")")
     floor_ratio=$(awk -v a="$floor_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
+  else
+    read -r cli_ms raw_ms < <(medians_ms "$cli" "$raw")
   fi
   ratio=$(awk -v a="$cli_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
   printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "$label" "$query" "$cli_ms" "$floor_ms" "$raw_ms" "$ratio" "$floor_ratio"
