@@ -103,6 +103,14 @@ struct QueryLexer {
         return tokens
     }
 
+    /// The characters in `range`, appended one by one: `String(chars[range])` goes through a
+    /// generic initializer whose first call scans every protocol conformance in the binary.
+    private func text(_ range: Range<Int>) -> String {
+        var text = ""
+        for character in chars[range] { text.append(character) }
+        return text
+    }
+
     /// Reads `"…"` starting at the opening quote and returns what is between the quotes.
     private mutating func quoted() throws(QueryError) -> String {
         let open = index
@@ -110,7 +118,7 @@ struct QueryLexer {
         let contentStart = index
         while index < chars.count, !Self.isQuote(chars[index]) { index += 1 }
         guard index < chars.count else { throw .unclosedQuote(column: open + 1) }
-        let content = String(chars[contentStart..<index])
+        let content = text(contentStart..<index)
         index += 1
         return content
     }
@@ -118,7 +126,7 @@ struct QueryLexer {
     private mutating func bareWord(column: Int, afterMinus: Bool) throws(QueryError) -> QueryToken {
         let start = index
         while index < chars.count, !Self.endsWord(chars[index]) { index += 1 }
-        let word = String(chars[start..<index])
+        let word = text(start..<index)
         if !afterMinus, word == "OR" || word == "|" {
             return QueryToken(kind: .orCandidate(word), column: column, source: word)
         }
@@ -149,7 +157,7 @@ struct QueryLexer {
     }
 
     private func source(from start: Int) -> String {
-        String(chars[start..<index])
+        text(start..<index)
     }
 
     static func words(in text: String) -> [String] {

@@ -38,7 +38,7 @@ public struct ComicDatabase: Sendable {
             if let upgrading {
                 // One read says both whether there is anything to do and whether to say so.
                 let (isCurrent, isOlder) = try writer.read { db in
-                    let isCurrent = try Schema.migrator.hasCompletedMigrations(db)
+                    let isCurrent = try Schema.isCurrent(db)
                     return (isCurrent, try !isCurrent && !Schema.migrator.appliedIdentifiers(db).isEmpty)
                 }
                 if isCurrent { return }
@@ -73,7 +73,7 @@ public struct ComicDatabase: Sendable {
         if connections == .readOnly {
             configuration.readonly = true
             let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
-            let isCurrent = try connecting(to: path) { try queue.read(Schema.migrator.hasCompletedMigrations) }
+            let isCurrent = try connecting(to: path) { try queue.read(Schema.isCurrent) }
             if isCurrent { return ComicDatabase(current: queue) }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
             // reader must not write an index's tables into it.

@@ -75,7 +75,13 @@ extension XKCDSearch {
 
             /// Returns the engine, whose connection closes when the caller lets it go.
             func searchAndPrint() throws -> SearchEngine {
-                let text = words.joined(separator: " ")
+                // Joined by hand: `joined(separator:)` is generic over string types, and its first
+                // call checks `String: StringProtocol` by scanning every conformance in the binary.
+                var text = ""
+                for (index, word) in words.enumerated() {
+                    if index > 0 { text += " " }
+                    text += word
+                }
                 let engine = SearchEngine(database: try GlobalOptions.openDatabase(at: database, connections: .readOnly))
                 let results = try engine.search(text, limit: limit, page: page)
                 if json {
@@ -126,12 +132,13 @@ extension XKCDSearch.Search.Request {
         words = []
         var index = arguments.startIndex
         var seen: Set<String> = []
+        func firstTime(_ option: String) -> Bool { seen.insert(option).inserted }
         var afterTerminator = false
         /// The value after an option, once; nil (so ArgumentParser decides) when it is missing,
         /// looks like an option or the option came before.
         func value(of option: String) -> String? {
             index += 1
-            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), seen.insert(option).inserted else { return nil }
+            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), firstTime(option) else { return nil }
             return arguments[index]
         }
         while index < arguments.endIndex {
@@ -142,10 +149,10 @@ extension XKCDSearch.Search.Request {
                 switch argument {
                 case "--": afterTerminator = true
                 case "--json":
-                    guard seen.insert(argument).inserted else { return nil }
+                    guard firstTime(argument) else { return nil }
                     json = true
                 case "-v", "--verbose":
-                    guard seen.insert("--verbose").inserted else { return nil }  // a search logs nothing
+                    guard firstTime("--verbose") else { return nil }  // a search logs nothing
                 case "--db":
                     guard let path = value(of: argument) else { return nil }
                     database = path
