@@ -75,55 +75,59 @@ struct DocumentLengths: Sendable {
     var documentCount: Int
     var maxID: Int
 
+    /// The stored form: the number of comics, then each length (`lengths[id * 4 + field]`),
+    /// 32-bit little-endian. Every search process loads it, and decoding a varint per length
+    /// was a tenth of one; this is read in one pass.
+    static func blob(lengths: [UInt32], documentCount: UInt32) -> Data {
+        var data = Data(capacity: 4 * (lengths.count + 1))
+        for value in [documentCount] + lengths { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        return data
+    }
+
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
         let blob = try Data.fetchOne(db, sql: "SELECT value FROM rankingData WHERE name = 'lengths'") ?? Data()
         let fieldCount = RankingIndex.fieldCount
-        // Decoded straight into the flat array: a small array per comic cost more than the
-        // rest of a cold search together. Ids ascend, so the array grows at its end, a value
-        // at a time (a generic append per comic was a twentieth of a cold search).
-        var lengths: [Float] = []
-        lengths.reserveCapacity(blob.count)
         var totals = [Double](repeating: 0, count: fieldCount)
         var documentCount = 0
-        var maxID = 0
-        blob.withUnsafeBytes { bytes in
-            var offset = 0
-            var id = 0
-            var fields = [Int](repeating: 0, count: fieldCount)
-            while let delta = Varint.read(bytes, at: &offset) {
-                id += delta
-                for field in 0..<fieldCount {
-                    guard let length = Varint.read(bytes, at: &offset) else { return }
-                    fields[field] = length
+        // A blob of another size is damaged: no lengths, as for an empty index.
+        let valueCount = blob.count >= 4 && (blob.count - 4) % (4 * fieldCount) == 0 ? (blob.count - 4) / 4 : 0
+        var lengths: [Float] = blob.withUnsafeBytes { bytes in
+            guard valueCount > 0 else { return [] }
+            documentCount = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            return [Float](unsafeUninitializedCapacity: valueCount) { lengths, count in
+                for index in 0..<valueCount {
+                    let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (index + 1), as: UInt32.self))
+                    lengths[index] = Float(length)
+                    totals[index % fieldCount] += Double(length)
                 }
-                while lengths.count < id * fieldCount { lengths.append(0) }  // numbers with no comic
-                for field in 0..<fieldCount {
-                    lengths.append(Float(fields[field]))
-                    totals[field] += Double(fields[field])
-                }
-                documentCount += 1
-                maxID = id
+                count = valueCount
             }
         }
-        if lengths.count < (maxID + 1) * fieldCount {
-            lengths.append(contentsOf: repeatElement(0, count: (maxID + 1) * fieldCount - lengths.count))
-        }
+        if lengths.isEmpty { lengths = [Float](repeating: 0, count: fieldCount) }
         let count = max(documentCount, 1)
         return DocumentLengths(
             generation: generation, lengths: lengths, averages: totals.map { max($0 / Double(count), 1) },
-            documentCount: documentCount, maxID: maxID)
+            documentCount: documentCount, maxID: lengths.count / fieldCount - 1)
     }
 }
 
 extension DocumentLengths {
-    /// Per comic and field (`[id * 4 + field]`), the BM25F weight of one occurrence:
-    /// `fieldWeight / (1 - b + b * length / average)`, which no query changes.
+    /// The BM25F weight of one occurrence in a field of `length` tokens, which no query changes.
+    /// One expression for the cached weights and the ones computed as met, so that both agree
+    /// to the bit.
+    @inline(__always)
+    static func occurrenceWeight(fieldWeight: Double, b: Double, length: Float, average: Double) -> Double {
+        fieldWeight / (1 - b + b * Double(length) / average)
+    }
+
+    /// Per comic and field (`[id * 4 + field]`), ``occurrenceWeight(fieldWeight:b:length:average:)``.
     func occurrenceWeights(_ weights: RankingWeights) -> [Double] {
         let fieldCount = RankingIndex.fieldCount
         return lengths.indices.map { index in
             let field = index % fieldCount
-            let b = weights.lengthNormalization[field]
-            return weights.fields[field] / (1 - b + b * Double(lengths[index]) / averages[field])
+            return Self.occurrenceWeight(
+                fieldWeight: weights.fields[field], b: weights.lengthNormalization[field], length: lengths[index],
+                average: averages[field])
         }
     }
 }
@@ -131,13 +135,18 @@ extension DocumentLengths {
 /// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
 final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
-    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, values: [Double])?>(nil)
+    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, values: [Double]?)?>(nil)
 
-    /// ``DocumentLengths/occurrenceWeights(_:)``, computed once per generation and weights.
-    func occurrenceWeights(_ lengths: DocumentLengths, weights: RankingWeights) -> [Double] {
-        if let cached = occurrenceWeights.withLock({ $0 }), cached.generation == lengths.generation, cached.weights == weights {
-            return cached.values
+    /// ``DocumentLengths/occurrenceWeights(_:)``, computed once per generation and weights, from
+    /// the second query on: a process that searches once (the CLI) would compute 13,000 of them
+    /// to use a few hundred, and the first query computes those it meets.
+    func occurrenceWeights(_ lengths: DocumentLengths, weights: RankingWeights) -> [Double]? {
+        let cached = occurrenceWeights.withLock { $0 }
+        guard let cached, cached.generation == lengths.generation, cached.weights == weights else {
+            occurrenceWeights.withLock { $0 = (lengths.generation, weights, nil) }
+            return nil
         }
+        if let values = cached.values { return values }
         let values = lengths.occurrenceWeights(weights)
         occurrenceWeights.withLock { $0 = (lengths.generation, weights, values) }
         return values
@@ -234,7 +243,7 @@ extension ComicDatabase.Snapshot {
     }
 
     private func score(
-        _ query: QueryTerms, lengths: DocumentLengths, occurrenceWeights: [Double], weights: RankingWeights
+        _ query: QueryTerms, lengths: DocumentLengths, occurrenceWeights cachedWeights: [Double]?, weights: RankingWeights
     ) -> TermScores {
         let size = lengths.maxID + 1
         let fieldCount = RankingIndex.fieldCount
@@ -257,7 +266,10 @@ extension ComicDatabase.Snapshot {
         fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
         titleShare.withUnsafeMutableBufferPointer { titleShare in
         coverageShare.withUnsafeMutableBufferPointer { coverageShare in
-        occurrenceWeights.withUnsafeBufferPointer { occurrenceWeights in
+        let hasCachedWeights = cachedWeights != nil
+        let fieldWeights = weights.fields, b = weights.lengthNormalization, averages = lengths.averages
+        (cachedWeights ?? []).withUnsafeBufferPointer { cachedWeights in
+        lengths.lengths.withUnsafeBufferPointer { documentLengths in
             for (index, blob) in query.blobs.enumerated() {
                 let idf = idfs[index]
                 let share = idf / idfTotal
@@ -276,7 +288,13 @@ extension ComicDatabase.Snapshot {
                             // (weight / norm) × frequency, where the norm was once divided per
                             // posting: a score may differ in its last bit; the 230-query mix of
                             // the Search benchmark ranks and scores the same.
-                            weighted += occurrenceWeights[id * fieldCount + field] * Double(frequency)
+                            let index = id * fieldCount + field
+                            let occurrenceWeight = hasCachedWeights
+                                ? cachedWeights[index]
+                                : DocumentLengths.occurrenceWeight(
+                                    fieldWeight: fieldWeights[field], b: b[field], length: documentLengths[index],
+                                    average: averages[field])
+                            weighted += occurrenceWeight * Double(frequency)
                         }
                         guard id < size else { continue }
                         if matched[id] == 0 { candidates.append(id) }
@@ -290,6 +308,7 @@ extension ComicDatabase.Snapshot {
                     }
                 }
             }
+        }
         }
         }
         }

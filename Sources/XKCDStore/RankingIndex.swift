@@ -40,8 +40,9 @@ struct RankingIndex {
         var exactFlags: [UInt8] = []
         var touchedStems: [Int] = []
         var touchedExact: [Int] = []
-        var lengths: [UInt8] = []
-        var previousID = 0
+        // Per comic number and field, its length in tokens (0 for numbers with no comic).
+        var lengths: [UInt32] = []
+        var documentCount: UInt32 = 0
         var utf8: [UInt8] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT id, title, alt, transcript, explanation FROM searchDocument ORDER BY id")
         while let row = try rows.next() {
@@ -95,9 +96,9 @@ struct RankingIndex {
                 for field in 0..<fieldCount { frequencies[base + field] = 0 }
             }
             touchedStems.removeAll(keepingCapacity: true)
-            Varint.append(UInt64(id - previousID), to: &lengths)
-            for length in fieldLengths { Varint.append(UInt64(length), to: &lengths) }
-            previousID = id
+            if lengths.count < id * fieldCount { lengths += repeatElement(0, count: id * fieldCount - lengths.count) }
+            lengths += fieldLengths.map { UInt32(clamping: $0) }
+            documentCount += 1
         }
         try db.execute(sql: "DELETE FROM rankingTerm")
         // Rows go in in key order: appending to the B-tree is cheaper than inserting at random.
@@ -116,7 +117,7 @@ struct RankingIndex {
         }
         try db.execute(
             sql: "INSERT INTO rankingData(name, value) VALUES ('lengths', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-            arguments: [Data(lengths)])
+            arguments: [DocumentLengths.blob(lengths: lengths, documentCount: documentCount)])
         try db.execute(sql: "DELETE FROM spellingTerm")
         let spelling = try db.makeStatement(sql: "INSERT INTO spellingTerm(term, documentCount) VALUES (?, ?)")
         for entry in rankingRows where entry.table == 1 {

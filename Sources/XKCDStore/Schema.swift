@@ -133,6 +133,12 @@ enum Schema {
                 CREATE INDEX spellingTermShape ON spellingTerm(substr(term, 1, 2), length(term), documentCount)
                 """)
         }
+        // Field lengths stored as fixed-width integers rather than varints
+        // (``DocumentLengths/blob(lengths:documentCount:)``): rebuilt from the documents, the
+        // one place that format is written.
+        migrator.registerMigration("v5-fixed-lengths") { db in
+            try RankingIndex.rebuild(db)
+        }
         return migrator
     }
 

@@ -24,6 +24,19 @@ private func ids(_ query: String, limit: Int = 10) async throws -> [Int] {
     try SearchEngine(database: await sharedFixtureIndex.value).search(query, limit: limit).results.map(\.id)
 }
 
+/// The first query of a process computes BM25F's occurrence weights as it meets them, later
+/// ones read them cached: both must score alike to the bit, or the first search of a REPL
+/// would order ties differently from the same search repeated.
+@Test func aRepeatedSearchScoresAsTheFirstDid() async throws {
+    let engine = SearchEngine(database: try await makeFixtureIndex())
+    let query = "little bobby tables school database password strength"
+    let first = try engine.search(query, limit: 50)
+    let second = try engine.search(query, limit: 50)
+    #expect(first.results.count > 10)
+    #expect(first.results.map(\.id) == second.results.map(\.id))
+    #expect(first.results.map(\.score) == second.results.map(\.score))
+}
+
 @Suite("Ranking on the fixture subset")
 struct RankingTests {
     func engine() async throws -> SearchEngine {
