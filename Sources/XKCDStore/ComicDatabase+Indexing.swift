@@ -144,19 +144,17 @@ extension ComicDatabase {
             arguments: [list])
     }
 
-    /// Re-creates both full-text indexes from the stored documents.
+    /// Re-creates the full-text index from the stored documents.
     public func rebuildFullTextIndex() throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('rebuild')")
-            try db.execute(sql: "INSERT INTO comicExact(comicExact) VALUES('rebuild')")
         }
     }
 
-    /// Merges the full-text b-trees into one segment each: smaller file, faster queries.
+    /// Merges the full-text b-trees into one segment: smaller file, faster queries.
     public func optimizeFullTextIndex() throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('optimize')")
-            try db.execute(sql: "INSERT INTO comicExact(comicExact) VALUES('optimize')")
         }
     }
 
@@ -165,7 +163,7 @@ extension ComicDatabase {
         // FTS5 runs its check as an INSERT of a command row, which read-only connections refuse.
         try write { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
-            for table in ["comicSearch", "comicExact"] {
+            for table in ["comicSearch"] {
                 do {
                     try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES('integrity-check', 1)")
                 } catch {

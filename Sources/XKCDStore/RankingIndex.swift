@@ -11,7 +11,7 @@ import GRDB
 ///
 /// Terms come from the same tokenizer as `comicSearch` (porter over unicode61), run through
 /// SQLite itself, so a query word is stemmed exactly as FTS5 stems it. Exact word forms (the
-/// tokens of `comicExact`) are kept too, as `=word` with the comics holding them, for the
+/// tokens of unicode61 alone) are kept too, as `=word` with the comics holding them, for the
 /// exact-form boost and to tell a misspelling from a rare word.
 struct RankingIndex {
     static let fieldCount = 4  // title, alt, transcript, explanation: searchDocument's order

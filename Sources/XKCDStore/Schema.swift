@@ -69,7 +69,8 @@ enum Schema {
             }
             try createComicSearch(db, prefixes: nil)
             // Unstemmed twin of comicSearch: finds the exact word forms the user typed, for
-            // ranking ("running" above "run") and for spelling suggestions.
+            // ranking ("running" above "run") and for spelling suggestions (v6 drops it: the
+            // ranking index took both over).
             try db.create(virtualTable: "comicExact", using: FTS5()) { t in
                 t.synchronize(withTable: "searchDocument")
                 t.tokenizer = .unicode61(diacritics: .remove)
@@ -138,6 +139,14 @@ enum Schema {
         // one place that format is written.
         migrator.registerMigration("v5-fixed-lengths") { db in
             try RankingIndex.rebuild(db)
+        }
+        // The unstemmed full-text twin of v1 went unread once the ranking index kept the exact
+        // word forms, yet every document was indexed into it a second time (10 MB of the
+        // file), and every connection parsed its nine schema entries.
+        migrator.registerMigration("v6-no-exact-table") { db in
+            try db.dropFTS5SynchronizationTriggers(forTable: "comicExact")
+            try db.drop(table: "comicVocabulary")
+            try db.drop(table: "comicExact")
         }
         return migrator
     }

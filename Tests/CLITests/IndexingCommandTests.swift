@@ -323,7 +323,6 @@ struct IndexingCommandTests {
             """
             PRAGMA integrity_check;
             INSERT INTO comicSearch(comicSearch, rank) VALUES('integrity-check', 1);
-            INSERT INTO comicExact(comicExact, rank) VALUES('integrity-check', 1);
             """,
         ])
         #expect(result.status == 0, "sqlite3: \(result.output)")

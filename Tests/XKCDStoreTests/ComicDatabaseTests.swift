@@ -229,7 +229,7 @@ enum Sample {
             #expect(log == 0)
             #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
-            #expect(applied == ["v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths"])
+            #expect(applied == ["v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table"])
         }
     }
 
