@@ -163,12 +163,10 @@ extension ComicDatabase {
         // FTS5 runs its check as an INSERT of a command row, which read-only connections refuse.
         try write { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
-            for table in ["comicSearch"] {
-                do {
-                    try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES('integrity-check', 1)")
-                } catch {
-                    problems.append("\(table): \(error)")
-                }
+            do {
+                try db.execute(sql: "INSERT INTO comicSearch(comicSearch, rank) VALUES('integrity-check', 1)")
+            } catch {
+                problems.append("comicSearch: \(error)")
             }
             return problems
         }

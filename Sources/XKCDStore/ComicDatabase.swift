@@ -39,7 +39,7 @@ public struct ComicDatabase: Sendable {
                 // One read says both whether there is anything to do and whether to say so.
                 let (isCurrent, isOlder) = try writer.read { db in
                     let isCurrent = try Schema.isCurrent(db)
-                    return (isCurrent, try !isCurrent && !Schema.migrator.appliedIdentifiers(db).isEmpty)
+                    return (isCurrent, try !isCurrent && !Schema.migrator.appliedMigrations(db).isEmpty)
                 }
                 if isCurrent { return }
                 if isOlder { upgrading() }
@@ -77,7 +77,8 @@ public struct ComicDatabase: Sendable {
             if isCurrent { return ComicDatabase(current: queue) }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
             // reader must not write an index's tables into it.
-            let isIndex = try connecting(to: path) { try queue.read { try !Schema.migrator.appliedIdentifiers($0).isEmpty } }
+            // Only this program's migrations count: GRDB's table may hold another program's.
+            let isIndex = try connecting(to: path) { try queue.read { try !Schema.migrator.appliedMigrations($0).isEmpty } }
             guard isIndex else { throw .notAnIndex(path: path) }
             // An older index is brought up to date once, through a writable connection, whose
             // new pages then go from the write-ahead log into the file: the read-only searches

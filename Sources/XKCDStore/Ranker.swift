@@ -75,28 +75,42 @@ struct DocumentLengths: Sendable {
     var documentCount: Int
     var maxID: Int
 
-    /// The stored form: the number of comics, then each length (`lengths[id * 4 + field]`),
-    /// 32-bit little-endian. Every search process loads it, and decoding a varint per length
-    /// was a tenth of one; this is read in one pass.
+    /// The stored form: ``format``, the number of comics, then each length
+    /// (`lengths[id * 4 + field]`), 32-bit little-endian. Every search process loads it, and
+    /// decoding a varint per length was a tenth of one; this is read in one pass.
     static func blob(lengths: [UInt32], documentCount: UInt32) -> Data {
-        var data = Data(capacity: 4 * (lengths.count + 1))
-        for value in [documentCount] + lengths { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        var data = Data(capacity: 4 * (lengths.count + 2))
+        for value in [format, documentCount] + lengths { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
         return data
     }
+
+    /// The first word of the stored form ("XKL1"): the varints an older version wrote under the
+    /// same name, or damaged data, are told apart from it.
+    static let format: UInt32 = 0x314C_4B58
+
+    static let damaged = StoreError.failed(
+        reason: "its ranking data is damaged or was written by another version; run 'xkcd-search index --rebuild', or delete the index and run 'xkcd-search index'")
 
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
         let blob = try Data.fetchOne(db, sql: "SELECT value FROM rankingData WHERE name = 'lengths'") ?? Data()
         let fieldCount = RankingIndex.fieldCount
         var totals = [Double](repeating: 0, count: fieldCount)
         var documentCount = 0
-        // A blob of another size is damaged: no lengths, as for an empty index.
-        let valueCount = blob.count >= 4 && (blob.count - 4) % (4 * fieldCount) == 0 ? (blob.count - 4) / 4 : 0
+        // An index with no comics yet has no lengths.
+        guard !blob.isEmpty else {
+            return DocumentLengths(
+                generation: generation, lengths: [Float](repeating: 0, count: fieldCount),
+                averages: [Double](repeating: 1, count: fieldCount), documentCount: 0, maxID: 0)
+        }
+        guard blob.count >= 8, (blob.count - 8) % (4 * fieldCount) == 0,
+            blob.withUnsafeBytes({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }) == format
+        else { throw damaged }
+        let valueCount = (blob.count - 8) / 4
         var lengths: [Float] = blob.withUnsafeBytes { bytes in
-            guard valueCount > 0 else { return [] }
-            documentCount = Int(UInt32(littleEndian: bytes.loadUnaligned(as: UInt32.self)))
+            documentCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             return [Float](unsafeUninitializedCapacity: valueCount) { lengths, count in
                 for index in 0..<valueCount {
-                    let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (index + 1), as: UInt32.self))
+                    let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (index + 2), as: UInt32.self))
                     lengths[index] = Float(length)
                     totals[index % fieldCount] += Double(length)
                 }
@@ -135,21 +149,23 @@ extension DocumentLengths {
 /// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
 final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
-    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, values: [Double]?)?>(nil)
+    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, lookups: Int, values: [Double]?)?>(nil)
 
     /// ``DocumentLengths/occurrenceWeights(_:)``, computed once per generation and weights, from
-    /// the second query on: a process that searches once (the CLI) would compute 13,000 of them
-    /// to use a few hundred, and the first query computes those it meets.
+    /// the third lookup on: a process that searches once (the CLI; a corrected typo looks up
+    /// twice) would compute 13,000 of them to use a few hundred, and until then each lookup
+    /// computes those it meets.
     func occurrenceWeights(_ lengths: DocumentLengths, weights: RankingWeights) -> [Double]? {
-        let cached = occurrenceWeights.withLock { $0 }
-        guard let cached, cached.generation == lengths.generation, cached.weights == weights else {
-            occurrenceWeights.withLock { $0 = (lengths.generation, weights, nil) }
-            return nil
+        var cached = occurrenceWeights.withLock { $0 }
+        if cached?.generation != lengths.generation || cached?.weights != weights {
+            cached = (lengths.generation, weights, 0, nil)
         }
+        guard var cached else { return nil }
         if let values = cached.values { return values }
-        let values = lengths.occurrenceWeights(weights)
-        occurrenceWeights.withLock { $0 = (lengths.generation, weights, values) }
-        return values
+        cached.lookups += 1
+        if cached.lookups >= 3 { cached.values = lengths.occurrenceWeights(weights) }
+        occurrenceWeights.withLock { [cached] in $0 = cached }
+        return cached.values
     }
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {

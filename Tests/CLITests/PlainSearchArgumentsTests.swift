@@ -66,9 +66,18 @@ import _XKCDTestSupport
         (["--db", "/tmp/my index.sqlite", "--", "the", "-cat"], "xkcd-search search --db '/tmp/my index.sqlite' --page 2 -- the -cat"),
         (["#327", "\"little bobby\"", "res*", "$HOME"], "xkcd-search search '#327' '\"little bobby\"' 'res*' '$HOME' --page 2"),
         (["Ünïcödé", "num:1..5", "a=b"], "xkcd-search search Ünïcödé num:1..5 a=b --page 2"),
+        (["=ls", "~"], "xkcd-search search '=ls' '~' --page 2"),  // zsh expands =ls
+        (["--db", "./-x.sqlite", "a"], "xkcd-search search a --db ./-x.sqlite --page 2"),
     ])
     func theNextPageCommandIsOneAShellRunsAsTyped(arguments: [String], command: String) throws {
         let request = try #require(Request(plainArguments: arguments))
         #expect(request.nextPageCommand == command)
+    }
+
+    /// An index path starting with a dash is given as `--db=…`, which ArgumentParser reads.
+    @Test func anIndexPathStartingWithADashStaysAValue() throws {
+        let request = Request(database: "-x.sqlite", words: ["a"])
+        #expect(request.nextPageCommand == "xkcd-search search a --db=-x.sqlite --page 2")
+        #expect(parsed(["--db=-x.sqlite", "a"])?.database == "-x.sqlite")
     }
 }

@@ -59,6 +59,10 @@ struct SearchCommandTests {
             // The same index and page size.
             #expect(first.stdoutLines.last?.contains("xkcd-search search the --db ") == true, "\(first)")
             #expect(first.stdoutLines.last?.hasSuffix(" --limit 2 --page 2") == true, "\(first)")
+            // A word holding a control character: the command without it would be another
+            // query, so only the option is shown.
+            let control = try await sandbox.run("search", "the\u{7}", "--limit", "2")
+            #expect(control.stdoutLines.last?.hasSuffix("next page: --page 2") == true, "\(control)")
             let second = try await sandbox.json("search", "the", "--limit", "2", "--page", "2", "--json")
             #expect(second["page"] as? Int == 2)
             #expect((second["results"] as? [Any])?.count == 2)

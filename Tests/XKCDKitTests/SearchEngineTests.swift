@@ -32,7 +32,11 @@ private func ids(_ query: String, limit: Int = 10) async throws -> [Int] {
     let query = "little bobby tables school database password strength"
     let first = try engine.search(query, limit: 50)
     let second = try engine.search(query, limit: 50)
+    let third = try engine.search(query, limit: 50)
+    // Searched as typed, so that the first search looks the weights up once, computing them.
+    #expect(first.corrected == nil)
     #expect(first.results.count > 10)
+    #expect(third.results.map(\.score) == second.results.map(\.score))
     #expect(first.results.map(\.id) == second.results.map(\.id))
     #expect(first.results.map(\.score) == second.results.map(\.score))
 }

@@ -230,6 +230,11 @@ enum Sample {
             #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
             #expect(applied == ["v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table"])
+            // v6 left nothing of the unstemmed full-text table v1 made.
+            let leftovers = try DatabaseQueue(path: path).read {
+                try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%comicExact%' OR name = 'comicVocabulary'")
+            }
+            #expect(leftovers.isEmpty, "\(leftovers)")
         }
     }
 
@@ -278,7 +283,36 @@ enum Sample {
             let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
             #expect(tables == ["notes"])
             #expect(told.withLock { $0 } == 0)
+
+            // Another program's GRDB migrations are not this program's.
+            let migrated = try DatabaseQueue(path: path)
+            var theirs = DatabaseMigrator()
+            theirs.registerMigration("initial") { try $0.execute(sql: "CREATE TABLE cards(text TEXT)") }
+            try theirs.migrate(migrated)
+            try migrated.close()
+            #expect(throws: StoreError.notAnIndex(path: path)) {
+                try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
+            }
+            let after = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master ORDER BY name") }
+            #expect(!after.contains("comic") && !after.contains("searchDocument"), "\(after)")
+            #expect(told.withLock { $0 } == 0)
         }
+    }
+
+    /// Ranking data in another layout (an older version's varints, or damage) is reported with
+    /// what to do, not searched as if the index were empty.
+    @Test func rankingDataInAnotherLayoutIsReported() throws {
+        let database = try ComicDatabase.inMemory()
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.rebuildRankingIndex()
+        #expect(try database.termScores(for: ["sandwich"]).matchingAll == [149])
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE rankingData SET value = x'950b01020304' WHERE name = 'lengths'")
+            // A new generation, so that the lengths are read again.
+            try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES ('rankingGeneration', 'changed')")
+        }
+        #expect(throws: DocumentLengths.damaged) { try database.termScores(for: ["sandwich"]) }
+        #expect(DocumentLengths.damaged.description.contains("index --rebuild"))
     }
 
     /// The stemmed full-text table of an index written before the prefix index is created again

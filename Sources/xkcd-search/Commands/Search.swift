@@ -96,7 +96,10 @@ extension XKCDSearch {
             /// the words quoted where they need it, after `--` when one starts with a dash.
             var nextPageCommand: String {
                 var options: [String] = []
-                if let database { options += ["--db", Self.shellQuoted(database)] }
+                // `--db=…` for a path starting with a dash, which would read as an option.
+                if let database {
+                    options += database.hasPrefix("-") ? ["--db=" + Self.shellQuoted(database)] : ["--db", Self.shellQuoted(database)]
+                }
                 if limit != Search.defaultLimit { options += ["--limit", String(limit)] }
                 options += ["--page", String(page + 1)]
                 let quoted = words.map(Self.shellQuoted)
@@ -107,9 +110,9 @@ extension XKCDSearch {
             }
 
             /// `word` as one shell word: as it is when nothing in it is special to a shell,
-            /// else in single quotes.
+            /// else in single quotes. An `=` may not start it: zsh expands `=ls` to a path.
             static func shellQuoted(_ word: String) -> String {
-                let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
+                let plain = !word.isEmpty && !word.hasPrefix("=") && word.unicodeScalars.allSatisfy { scalar in
                     !scalar.isASCII || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
                         || "@%+=:,./_-".unicodeScalars.contains(scalar)
                 }
@@ -131,14 +134,14 @@ extension XKCDSearch.Search.Request {
     init?(plainArguments arguments: [String]) {
         words = []
         var index = arguments.startIndex
+        // Options read so far: a repeat is left to ArgumentParser.
         var seen: Set<String> = []
-        func firstTime(_ option: String) -> Bool { seen.insert(option).inserted }
         var afterTerminator = false
         /// The value after an option, once; nil (so ArgumentParser decides) when it is missing,
         /// looks like an option or the option came before.
         func value(of option: String) -> String? {
             index += 1
-            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), firstTime(option) else { return nil }
+            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), seen.insert(option).inserted else { return nil }
             return arguments[index]
         }
         while index < arguments.endIndex {
@@ -149,10 +152,10 @@ extension XKCDSearch.Search.Request {
                 switch argument {
                 case "--": afterTerminator = true
                 case "--json":
-                    guard firstTime(argument) else { return nil }
+                    guard seen.insert(argument).inserted else { return nil }
                     json = true
                 case "-v", "--verbose":
-                    guard firstTime("--verbose") else { return nil }  // a search logs nothing
+                    guard seen.insert("--verbose").inserted else { return nil }  // a search logs nothing
                 case "--db":
                     guard let path = value(of: argument) else { return nil }
                     database = path
@@ -245,7 +248,12 @@ enum SearchOutput {
         let first = (results.page - 1) * results.limit + 1
         let last = first + results.results.count - 1
         var footer = "\(first)-\(last) of \(results.total) result\(results.total == 1 ? "" : "s")"
-        if results.hasNextPage { footer += " · next page: \(sanitized(command()))" }
+        if results.hasNextPage {
+            // A command that held control characters would run another query once they are
+            // removed: then only the option is shown.
+            let next = command()
+            footer += " · next page: " + (sanitized(next) == next ? next : "--page \(results.page + 1)")
+        }
         out += style.dim(footer) + "\n"
         return out
     }
