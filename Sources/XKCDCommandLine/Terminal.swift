@@ -50,20 +50,44 @@ public enum Terminal {
 }
 
 /// Removes control characters that the data may hold, so that nothing from the index can move
-/// the cursor or change the terminal's state.
+/// the cursor or change the terminal's state: C0 and C1 controls and DEL, and the bidi
+/// overrides and isolates (#1137 "RTL"). Tab, line feed and carriage return become spaces,
+/// line feeds stay when asked.
+///
+/// Byte by byte: every snippet holds an ellipsis, whose lead byte 0xE2 the bidi controls share,
+/// and going scalar by scalar cost 6% of a search process.
 public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
-    // Most text holds none of them: every scalar removed or replaced below is encoded with a
-    // byte under 0x20, 0x7F, or a lead byte 0xC2 (U+0080-U+009F) or 0xE2 (the bidi controls).
-    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
-    var result = String.UnicodeScalarView()
-    for scalar in text.unicodeScalars {
-        switch scalar.value {
-        case 0x0A where keepingNewlines: result.append(scalar)
-        case 0x09, 0x0A, 0x0D: result.append(" ")
-        case 0x00..<0x20, 0x7F..<0xA0: continue
-        case 0x202A...0x202E, 0x2066...0x2069: continue  // bidi overrides (#1137 "RTL")
-        default: result.append(scalar)
+    var text = text
+    return text.withUTF8 { bytes -> String? in
+        var out: [UInt8]?
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            var length = 0  // of a sequence to drop or replace
+            var replacement: UInt8?
+            switch byte {
+            case 0x0A where keepingNewlines: break
+            case 0x09, 0x0A, 0x0D: (length, replacement) = (1, 0x20)
+            case 0x00..<0x20, 0x7F: length = 1
+            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0: length = 2  // U+0080-U+009F
+            case 0xE2 where index + 2 < bytes.count
+                && ((bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+                    || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
+                length = 3  // U+202A-U+202E, U+2066-U+2069
+            default: break
+            }
+            if length > 0, out == nil {
+                out = Array(bytes[..<index])
+                out?.reserveCapacity(bytes.count)
+            }
+            if length == 0 {
+                out?.append(byte)
+                index += 1
+            } else {
+                if let replacement { out?.append(replacement) }
+                index += length
+            }
         }
-    }
-    return String(result)
+        return out.map { String(decoding: $0, as: UTF8.self) }
+    } ?? text
 }
