@@ -109,10 +109,16 @@ struct DocumentLengths: Sendable {
         var lengths: [Float] = blob.withUnsafeBytes { bytes in
             documentCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
             return [Float](unsafeUninitializedCapacity: valueCount) { lengths, count in
-                for index in 0..<valueCount {
-                    let length = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (index + 2), as: UInt32.self))
-                    lengths[index] = Float(length)
-                    totals[index % fieldCount] += Double(length)
+                totals.withUnsafeMutableBufferPointer { totals in
+                    // Comic by comic, each field's total summed in number order as before.
+                    for base in stride(from: 0, to: valueCount, by: fieldCount) {
+                        for field in 0..<fieldCount {
+                            let length = UInt32(
+                                littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (base + field + 2), as: UInt32.self))
+                            lengths[base + field] = Float(length)
+                            totals[field] += Double(length)
+                        }
+                    }
                 }
                 count = valueCount
             }
