@@ -24,16 +24,12 @@ extension ComicDatabase.Snapshot {
         let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [], prefixes: prefixes)
         // Each id travels with its field as `id * 4 + field`, so one statement reads only the
         // field shown: an explanation is kilobytes, and the other fields would be read for nothing.
-        // With the number of the query's stems each field holds, which bounds its snippet window.
-        var heldStems = [Int?](repeating: nil, count: ids.count)
-        let requests = ids.indices.map { index in
-            let id = ids[index]
+        let requests = ids.map { id in
             // Fields 1...3 are alt, transcript and explanation, in searchDocument's order.
             var field = 1
             if let scores, id * RankingIndex.fieldCount + 3 < scores.fieldMatches.count {
                 let matches = (1...3).map { scores.fieldMatches[id * RankingIndex.fieldCount + $0] }
                 if let best = matches.max(), best > 0 { field = 1 + matches.firstIndex(of: best)! }
-                heldStems[index] = Int(scores.fieldMatches[id * RankingIndex.fieldCount + field])
             }
             return id * RankingIndex.fieldCount + field
         }
@@ -47,10 +43,8 @@ extension ComicDatabase.Snapshot {
                 """
             ).forEachRow(arguments: [jsonArray(requests)]) { row in
                 let text = row.textBytes(1)
-                let index = row.integer(0)
-                result[index] = SnippetWindow.best(
-                    in: text, matcher: matcher, length: length, heldStems: heldStems[index], matches: &matches
-                ).render(text, marks: marks)
+                result[row.integer(0)] = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches)
+                    .render(text, marks: marks)
             }
             return result
         }
@@ -81,9 +75,6 @@ struct SnippetMatcher {
     /// final "i", and the words it begins are one query word ("dependency" and "depend").
     let groups: [Int]
     let groupCount: Int
-    /// How many groups are not a stem's (a prefix's, or a word's with no stem pattern): the
-    /// ranking cannot say whether a field holds them.
-    let otherGroupCount: Int
 
     /// - Parameter prefixes: the query's `prefix*` words: every word starting so is one query
     ///   word, whichever of them the ranking looked up.
@@ -129,7 +120,6 @@ struct SnippetMatcher {
         let used = Array(Set(groups)).sorted()
         self.groups = groups.map { used.firstIndex(of: $0)! }
         self.groupCount = used.count
-        otherGroupCount = used.filter { $0 >= stems.count }.count
         self.patterns = patterns.flatMap { $0 }
         var spans: [Range<Int>] = []
         for pattern in patterns { spans.append((spans.last?.upperBound ?? 0)..<(spans.last?.upperBound ?? 0) + pattern.count) }
@@ -227,24 +217,21 @@ struct SnippetWindow {
     ///
     /// - Parameters:
     ///   - text: UTF-8 bytes.
-    ///   - window: when given, the scan may stop once `window` words in a row hold `target`
-    ///     query words (groups of `matcher`; all of them by default) and the `window` words
-    ///     after them are read: no window can hold more distinct query words than the text
-    ///     holds, and a long explanation is mostly unread.
+    ///   - window: when given, the scan may stop once `window` words in a row hold every query
+    ///     word (every group of `matcher`) and the `window` words after them are read: no
+    ///     window can hold more distinct query words, and a long explanation is mostly unread.
     /// - Returns: `isWhole` false when the scan stopped: `wordCount` is then the words read,
     ///   and the text may go on.
     static func matches(
-        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, target: Int? = nil,
-        into matches: inout [Match]
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
     ) -> (wordCount: Int, isWhole: Bool) {
         matches.removeAll(keepingCapacity: true)
         var wordCount = 0
         let firstLetters = matcher.firstLetters, otherFirstBytes = matcher.otherFirstBytes
         let checksEveryStart = firstLetters.count + otherFirstBytes.count > 8
-        // Where each query word was last seen, while no window holding enough of them is found;
-        // past a dozen words such a window is rare and the check not worth its cost.
-        let target = min(target ?? matcher.groupCount, matcher.groupCount)
-        var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 16 ? matcher.groupCount : 0)
+        // Where each query word was last seen, while no window holding all of them is found;
+        // past a handful of words such a window is rare and the check not worth its cost.
+        var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
         var stopAfter = Int.max
         var isWhole = true
         WordBlocks(text).forEach { offset, block, starts, ends in
@@ -277,7 +264,7 @@ struct SnippetWindow {
                     matches.append((ordinal, pattern))
                     if let window, !lastSeen.isEmpty, stopAfter == .max {
                         lastSeen[matcher.groups[pattern]] = ordinal
-                        if lastSeen.count(where: { $0 > ordinal - window }) >= target { stopAfter = ordinal + window }
+                        if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
                     }
                 }
             }
@@ -293,21 +280,15 @@ struct SnippetWindow {
 
     /// The window of `length` words holding the most distinct query words, then the most
     /// query words, the earliest such (of those up to `length` words past the first window
-    /// holding all the query words the text holds, when one does); moved to start three words
-    /// before its first query word when the text goes on long enough.
+    /// holding all of them, when one does); moved to start three words before its first query word
+    /// when the text goes on long enough.
     ///
-    /// - Parameters:
-    ///   - text: UTF-8 bytes.
-    ///   - heldStems: how many of the query's stems the ranking index says `text` holds, when
-    ///     known: with the query words that are no stem's, the most a window can hold.
+    /// - Parameter text: UTF-8 bytes.
     static func best(
-        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, heldStems: Int? = nil,
-        matches: inout [Match]
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, matches: inout [Match]
     ) -> SnippetWindow {
         let length = max(length, 1)
-        let (scanned, isWhole) = self.matches(
-            in: text, matcher: matcher, stoppingWithin: length, target: heldStems.map { $0 + matcher.otherGroupCount },
-            into: &matches)
+        let (scanned, isWhole) = self.matches(in: text, matcher: matcher, stoppingWithin: length, into: &matches)
         // After a stop the last word read may run on past what was read, and more may follow:
         // windows end before it, so that the snippet is cut after the window.
         let wordCount = isWhole ? scanned : scanned - 1

@@ -52,22 +52,6 @@ import XKCDModel
         }
     }
 
-    /// When the ranking says the field holds only some of the query's words, the first window
-    /// holding those is taken: no window can hold more.
-    @Test func aFieldHoldingSomeQueryWordsStopsAtTheFirstWindowHoldingThem() {
-        let text = Array("alpha \((0..<40).map { "w\($0)" }.joined(separator: " ")) alpha alpha".utf8)
-        let matcher = SnippetMatcher(words: ["alpha", "gamma"], stems: ["alpha", "gamma"])
-        var matches: [SnippetWindow.Match] = []
-        let held = text.withUnsafeBytes {
-            SnippetWindow.best(in: $0, matcher: matcher, length: 8, heldStems: 1, matches: &matches).render($0, marks: .init(("[", "]")))
-        }
-        #expect(held == "[alpha] w0 w1 w2 w3 w4 w5 w6…")
-        let unknown = text.withUnsafeBytes {
-            SnippetWindow.best(in: $0, matcher: matcher, length: 8, matches: &matches).render($0, marks: .init(("[", "]")))
-        }
-        #expect(unknown == "…w34 w35 w36 w37 w38 w39 [alpha] [alpha]")
-    }
-
     /// Porter adds an "e" to some stems: "hoping" and "hope" are one query word.
     @Test func aStemWithAnAddedEStillGroupsItsWord() {
         #expect(SnippetMatcher(words: ["hoping"], stems: ["hope"]).groupCount == 1)
