@@ -77,8 +77,10 @@ public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
             default: break
             }
             if length > 0, out == nil {
-                out = Array(bytes[..<index])
-                out?.reserveCapacity(bytes.count)
+                var copy: [UInt8] = []
+                copy.reserveCapacity(bytes.count)
+                copy += bytes[..<index]
+                out = copy
             }
             if length == 0 {
                 out?.append(byte)

@@ -38,7 +38,7 @@ import _XKCDTestSupport
         let scalars: [Unicode.Scalar] = [
             "a", "Z", " ", "\t", "\n", "\r", "\u{0}", "\u{7}", "\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}",
             "é", "…", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}",
-            "\u{206A}", "😀", "中",
+            "\u{206A}", "😀", "中", "€", "\u{1F}", "©",
         ]
         for _ in 0..<5_000 {
             var view = String.UnicodeScalarView()
