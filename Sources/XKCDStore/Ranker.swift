@@ -73,7 +73,8 @@ struct DocumentLengths: Sendable {
     var lengths: [Float]
     var averages: [Double]
     var documentCount: Int
-    var maxID: Int
+    /// The highest comic number `lengths` has room for.
+    var maxID: Int { lengths.count / RankingIndex.fieldCount - 1 }
 
     /// The stored form: ``format``, the number of comics, then each length
     /// (`lengths[id * 4 + field]`), 32-bit little-endian. Every search process loads it, and
@@ -100,7 +101,7 @@ struct DocumentLengths: Sendable {
         guard !blob.isEmpty else {
             return DocumentLengths(
                 generation: generation, lengths: [Float](repeating: 0, count: fieldCount),
-                averages: [Double](repeating: 1, count: fieldCount), documentCount: 0, maxID: 0)
+                averages: [Double](repeating: 1, count: fieldCount), documentCount: 0)
         }
         guard blob.count >= 8, (blob.count - 8) % (4 * fieldCount) == 0,
             blob.withUnsafeBytes({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }) == format
@@ -127,7 +128,7 @@ struct DocumentLengths: Sendable {
         let count = max(documentCount, 1)
         return DocumentLengths(
             generation: generation, lengths: lengths, averages: totals.map { max($0 / Double(count), 1) },
-            documentCount: documentCount, maxID: lengths.count / fieldCount - 1)
+            documentCount: documentCount)
     }
 }
 

@@ -41,9 +41,12 @@ extension XKCDSearch {
         var pageSize: Int { limit ?? Self.defaultLimit }
         var pageNumber: Int { page ?? 1 }
 
-        // The plain reader below checks the same, so that it reads only what this accepts.
+        /// The page sizes `--limit` accepts; the plain reader below checks the same, so that it
+        /// reads only what this accepts.
+        static let limits = 1...1000
+
         func validate() throws {
-            guard (1...1000).contains(pageSize) else { throw ValidationError("--limit must be between 1 and 1000") }
+            guard Self.limits.contains(pageSize) else { throw ValidationError("--limit must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)") }
             guard pageNumber >= 1 else { throw ValidationError("--page must be 1 or more") }
         }
 
@@ -163,7 +166,7 @@ extension XKCDSearch.Search.Request {
                     guard let name = value(of: argument), let choice = Terminal.ColorChoice(rawValue: name) else { return nil }
                     color = choice
                 case "--limit":
-                    guard let number = value(of: argument).flatMap({ Int($0) }), (1...1000).contains(number) else { return nil }
+                    guard let number = value(of: argument).flatMap({ Int($0) }), XKCDSearch.Search.limits.contains(number) else { return nil }
                     limit = number
                 case "--page":
                     guard let number = value(of: argument).flatMap({ Int($0) }), number >= 1 else { return nil }
