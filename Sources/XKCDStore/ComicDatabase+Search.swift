@@ -173,8 +173,24 @@ extension ComicDatabase.Snapshot {
 
 }
 
+/// `ids` as a JSON array, for `json_each`: one statement whatever the count.
 func jsonArray(_ ids: [Int]) -> String {
-    "[" + ids.map(String.init).joined(separator: ",") + "]"
+    // Digit by digit: String(Int) and joined were a tenth of reading ten result lines.
+    var bytes: [UInt8] = [UInt8(ascii: "[")]
+    bytes.reserveCapacity(2 + 8 * ids.count)
+    for (index, id) in ids.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        if id < 0 { bytes.append(UInt8(ascii: "-")) }
+        let start = bytes.count
+        var rest = id.magnitude
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+    }
+    bytes.append(UInt8(ascii: "]"))
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 extension Character {

@@ -61,8 +61,9 @@ struct SnippetMatcher {
     /// Per byte: whether it is part of a word, and whether a word starting with it may match
     /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
     let byteClasses: [UInt8]
-    /// The patterns starting with each byte, in order: a long query has dozens of patterns.
-    let buckets: [[Int]]
+    /// The patterns starting with byte `b` are `bucketed[bucketStarts[b]..<bucketStarts[b + 1]]`,
+    /// in the order they are tried: a long query has dozens of patterns.
+    let bucketed: [Int], bucketStarts: [Int]
     /// The lower-case first bytes of the patterns, each repeated over a block (``WordBlocks``):
     /// letters, which a block matches with its 0x20 bits set (so either case), and the others,
     /// which it matches as it is.
@@ -117,40 +118,61 @@ struct SnippetMatcher {
         patterns += stemPatterns.map(\.pattern)
         groups += stemPatterns.map(\.group)
         // Stems no pattern stands for (shorter than three bytes) are no query word of a field.
-        let used = Array(Set(groups)).sorted()
-        self.groups = groups.map { used.firstIndex(of: $0)! }
-        self.groupCount = used.count
+        var renumbered = [Int](repeating: -1, count: groupCount)
+        for group in groups { renumbered[group] = 0 }
+        var used = 0
+        for group in renumbered.indices where renumbered[group] == 0 {
+            renumbered[group] = used
+            used += 1
+        }
+        self.groups = groups.map { renumbered[$0] }
+        self.groupCount = used
         self.patterns = patterns.flatMap { $0 }
         var spans: [Range<Int>] = []
-        for pattern in patterns { spans.append((spans.last?.upperBound ?? 0)..<(spans.last?.upperBound ?? 0) + pattern.count) }
+        spans.reserveCapacity(patterns.count)
+        var end = 0
+        for pattern in patterns {
+            spans.append(end..<end + pattern.count)
+            end += pattern.count
+        }
         self.spans = spans
-        var byteClasses = [UInt8](repeating: 0, count: 256)
-        for byte in 0...255 where SnippetWindow.isWordByte(UInt8(byte)) { byteClasses[byte] = Self.wordByte }
-        // The bytes that lower to a pattern's first byte: itself, and its upper case.
-        for pattern in patterns where !pattern.isEmpty && SnippetWindow.lowered(pattern[0]) == pattern[0] {
-            byteClasses[Int(pattern[0])] |= Self.firstByte
-            if pattern[0] &- UInt8(ascii: "a") < 26 { byteClasses[Int(pattern[0] - 0x20)] |= Self.firstByte }
-        }
-        self.byteClasses = byteClasses
-        var buckets = [[Int]](repeating: [], count: 256)
-        for (index, pattern) in patterns.enumerated() where !pattern.isEmpty { buckets[Int(pattern[0])].append(index) }
-        // Whole words first, then the longest prefix: "Newtonian" is of "newton", not "new".
-        let wordCount = self.wordCount
-        self.buckets = buckets.map { bucket in
-            bucket.sorted { ($0 < wordCount ? 0 : 1, -patterns[$0].count, $0) < ($1 < wordCount ? 0 : 1, -patterns[$1].count, $1) }
-        }
-        let firstBytes = (0...255).filter { byte in
-            byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte)
-        }
-        firstLetters = firstBytes.filter { UInt8($0) &- UInt8(ascii: "a") < 26 }.map { WordBlocks.ones(UInt64($0)) }
-        otherFirstBytes = firstBytes.filter { UInt8($0) &- UInt8(ascii: "a") >= 26 }.map { WordBlocks.ones(UInt64($0)) }
+        var byteClasses = Self.wordByteClasses
         var pairs = [UInt64](repeating: 0, count: 1 << 10)
         for pattern in patterns where !pattern.isEmpty {
+            // The bytes that lower to a pattern's first byte: itself, and its upper case.
+            if SnippetWindow.lowered(pattern[0]) == pattern[0] {
+                byteClasses[Int(pattern[0])] |= Self.firstByte
+                if pattern[0] &- UInt8(ascii: "a") < 26 { byteClasses[Int(pattern[0] - 0x20)] |= Self.firstByte }
+            }
             let pair = Self.pair(pattern[0], pattern.count > 1 ? pattern[1] : 0)
             pairs[pair >> 6] |= 1 << UInt64(pair & 63)
         }
+        self.byteClasses = byteClasses
         self.pairs = pairs
+        // By first byte; within one, whole words first, then the longest prefix: "Newtonian" is
+        // of "newton", not "new". One sort of the patterns, not one per byte.
+        let wordCount = self.wordCount
+        bucketed = patterns.indices.filter { !patterns[$0].isEmpty }.sorted { a, b in
+            (patterns[a][0], a < wordCount ? 0 : 1, -patterns[a].count, a) < (patterns[b][0], b < wordCount ? 0 : 1, -patterns[b].count, b)
+        }
+        var bucketStarts = [Int](repeating: bucketed.count, count: 257)
+        for (position, index) in bucketed.enumerated().reversed() { bucketStarts[Int(patterns[index][0])] = position }
+        for byte in stride(from: 255, through: 0, by: -1) { bucketStarts[byte] = min(bucketStarts[byte], bucketStarts[byte + 1]) }
+        self.bucketStarts = bucketStarts
+        var firstLetters: [UInt64] = [], otherFirstBytes: [UInt64] = []
+        for byte in 0...255 where byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte) {
+            if UInt8(byte) &- UInt8(ascii: "a") < 26 {
+                firstLetters.append(WordBlocks.ones(UInt64(byte)))
+            } else {
+                otherFirstBytes.append(WordBlocks.ones(UInt64(byte)))
+            }
+        }
+        self.firstLetters = firstLetters
+        self.otherFirstBytes = otherFirstBytes
     }
+
+    /// ``byteClasses`` before any pattern: the word bytes.
+    private static let wordByteClasses = (0...255).map { SnippetWindow.isWordByte(UInt8($0)) ? wordByte : 0 }
 
     private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
 
@@ -172,7 +194,8 @@ struct SnippetMatcher {
     func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
         patterns.withUnsafeBufferPointer { patterns in
             // Only patterns starting with the word's first byte can match it: no prefix is empty.
-            for index in buckets[Int(SnippetWindow.lowered(text[range.lowerBound]))] {
+            let first = Int(SnippetWindow.lowered(text[range.lowerBound]))
+            for index in bucketed[bucketStarts[first]..<bucketStarts[first + 1]] {
                 let span = spans[index]
                 guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
                 var offset = 0
@@ -384,59 +407,93 @@ struct SnippetWindow {
     func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
-        var out: [UInt8] = []
-        out.reserveCapacity(
-            last.range.upperBound - first.range.lowerBound + 2 * ellipsis.count + words.count * (open.count + close.count))
-        // Typed bytes are appended with one copy; a raw buffer's slice is copied a byte at a time.
-        text.withMemoryRebound(to: UInt8.self) { bytes in
-            if isCutBefore { out += ellipsis }
-            var cursor = first.range.lowerBound
-            for word in words {
-                out += bytes[cursor..<word.range.lowerBound]
-                if word.isMatch { out += open }
-                out += bytes[word.range]
-                if word.isMatch { out += close }
-                cursor = word.range.upperBound
-            }
-            if isCutAfter {
-                out += ellipsis
-            } else {
-                out += bytes[cursor...]
+        let matchCount = words.count { $0.isMatch }
+        let tail = isCutAfter ? last.range.upperBound : text.count
+        // Folding line breaks never lengthens the text.
+        let capacity = tail - first.range.lowerBound + 2 * ellipsis.count + matchCount * (open.count + close.count)
+        let out = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, count in
+            text.withMemoryRebound(to: UInt8.self) { bytes in
+                var writer = LineFoldingWriter(buffer.baseAddress!)
+                if isCutBefore { ellipsis.withUnsafeBufferPointer { writer.write($0) } }
+                var cursor = first.range.lowerBound
+                for word in words {
+                    writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<word.range.lowerBound]))
+                    if word.isMatch { open.withUnsafeBufferPointer { writer.write($0) } }
+                    writer.write(UnsafeBufferPointer(rebasing: bytes[word.range]))
+                    if word.isMatch { close.withUnsafeBufferPointer { writer.write($0) } }
+                    cursor = word.range.upperBound
+                }
+                writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<tail]))
+                if isCutAfter { ellipsis.withUnsafeBufferPointer { writer.write($0) } }
+                count = writer.count
             }
         }
-        return String(decoding: Self.joiningLines(out), as: UTF8.self)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `utf8` split at line breaks (the scalars `Character.isNewline` accepts) with empty
     /// pieces dropped, joined by single spaces.
     static func joiningLines(_ utf8: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count)
-        var pendingSpace = false
+        [UInt8](unsafeUninitializedCapacity: max(utf8.count, 1)) { buffer, count in
+            var writer = LineFoldingWriter(buffer.baseAddress!)
+            utf8.withUnsafeBufferPointer { writer.write($0) }
+            count = writer.count
+        }
+    }
+}
+
+/// Copies bytes to memory, splitting them at line breaks (the scalars `Character.isNewline`
+/// accepts), dropping empty pieces and joining the rest with single spaces, so that the
+/// destination needs no more room than the bytes written.
+///
+/// A piece written must not end inside a line break: the window's pieces are cut at word
+/// boundaries, and a multi-byte break is made of word bytes.
+struct LineFoldingWriter {
+    private let destination: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var pendingSpace = false
+
+    init(_ destination: UnsafeMutablePointer<UInt8>) { self.destination = destination }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0  // of the bytes not yet copied, none of them a line break
         var index = 0
-        while index < utf8.count {
-            let byte = utf8[index]
+        while index < bytes.count {
+            let byte = bytes[index]
+            // Most bytes are none of the three that begin a line break.
+            guard byte &- 0x0A < 4 || byte == 0xC2 || byte == 0xE2 else {
+                index += 1
+                continue
+            }
             var breakLength = 0
             switch byte {
             case 0x0A...0x0D: breakLength = 1  // LF, VT, FF, CR
-            case 0xC2 where index + 1 < utf8.count && utf8[index + 1] == 0x85: breakLength = 2  // NEL
-            case 0xE2 where index + 2 < utf8.count && utf8[index + 1] == 0x80 && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9):
+            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: breakLength = 2  // NEL
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 breakLength = 3  // LINE SEPARATOR, PARAGRAPH SEPARATOR
             default: break
             }
-            if breakLength > 0 {
-                pendingSpace = !out.isEmpty
-                index += breakLength
+            guard breakLength > 0 else {
+                index += 1
                 continue
             }
-            if pendingSpace {
-                out.append(0x20)
-                pendingSpace = false
-            }
-            out.append(byte)
-            index += 1
+            copy(bytes, runStart..<index)
+            pendingSpace = count > 0
+            index += breakLength
+            runStart = index
         }
-        return out
+        copy(bytes, runStart..<bytes.count)
+    }
+
+    private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
+        guard !range.isEmpty, let base = bytes.baseAddress else { return }
+        if pendingSpace {
+            destination[count] = 0x20
+            count += 1
+            pendingSpace = false
+        }
+        (destination + count).update(from: base + range.lowerBound, count: range.count)
+        count += range.count
     }
 }
 

@@ -153,6 +153,22 @@ extension DocumentLengths {
     }
 }
 
+/// A connection's tokenizers for query words: stems as the index stems them, and exact forms.
+///
+/// Unchecked: a tokenizer keeps state between calls (the porter stemmer's buffer), so it is
+/// used only on the connection it was made for (``RankingCache/tokenizers(_:)``), which GRDB
+/// uses from one thread at a time. FTS5's built-in tokenizers hold nothing of the connection
+/// once made, so one outliving its connection is only memory.
+final class QueryTokenizers: @unchecked Sendable {
+    let stems: any FTS5Tokenizer
+    let exactForms: any FTS5Tokenizer
+
+    init(stems: any FTS5Tokenizer, exactForms: any FTS5Tokenizer) {
+        self.stems = stems
+        self.exactForms = exactForms
+    }
+}
+
 /// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
 final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
@@ -173,6 +189,25 @@ final class RankingCache: Sendable {
         if cached.lookups >= 3 { cached.values = lengths.occurrenceWeights(weights) }
         occurrenceWeights.withLock { [cached] in $0 = cached }
         return cached.values
+    }
+
+    /// The query tokenizers of each connection, made once: GRDB's `makeTokenizer` prepares a
+    /// statement to find FTS5 and creates the tokenizer on each call, a twentieth of a one-word
+    /// search. A handful of connections, so a list rather than a dictionary (see
+    /// ``ComicDatabase/Snapshot/summaries(of:)``); the oldest is dropped past eight.
+    private let tokenizers = Mutex<[(connection: UInt, tokenizers: QueryTokenizers)]>([])
+
+    func tokenizers(_ db: Database) throws -> QueryTokenizers {
+        let connection = UInt(bitPattern: db.sqliteConnection)
+        if let cached = tokenizers.withLock({ $0.first { $0.connection == connection }?.tokenizers }) { return cached }
+        let made = QueryTokenizers(
+            stems: try db.makeTokenizer(RankingIndex.tokenizerDescriptor),
+            exactForms: try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor))
+        tokenizers.withLock { list in
+            if list.count >= 8 { list.removeFirst() }
+            list.append((connection, made))
+        }
+        return made
     }
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {
@@ -208,8 +243,8 @@ extension ComicDatabase.Snapshot {
     public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
         try wrapped {
             let lengths = try rankingCache.documentLengths(db)
-            let tokenizer = try db.makeTokenizer(RankingIndex.tokenizerDescriptor)
-            let exactTokenizer = try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor)
+            let tokenizers = try rankingCache.tokenizers(db)
+            let tokenizer = tokenizers.stems, exactTokenizer = tokenizers.exactForms
             let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
             var query = QueryTerms()
             for word in words {

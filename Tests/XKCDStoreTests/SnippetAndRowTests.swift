@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import XKCDModel
+import _XKCDTestSupport
 @testable import XKCDStore
 
 @Suite struct SnippetWindowTests {
@@ -85,9 +86,41 @@ import XKCDModel
         #expect(matcher.groupCount == 2)
         #expect(Set(matcher.groups).count == 2)
     }
+
+    /// Line breaks are folded on bytes; the rule is that of the scalars: split at each line
+    /// break, drop empty pieces, join with single spaces.
+    @Test func lineBreaksFoldAsTheScalarRuleSays() {
+        let breaks: Set<Unicode.Scalar> = ["\n", "\u{B}", "\u{C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+        func reference(_ text: String) -> String {
+            text.unicodeScalars.split { breaks.contains($0) }.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+        }
+        var random = SplitMix64(state: 0x6A6F_696E)  // "join"
+        let scalars: [Unicode.Scalar] = [
+            "a", " ", "\n", "\r", "\u{B}", "\u{C}", "\u{E}", "\u{85}", "\u{84}", "\u{A0}", "\u{2028}", "\u{2029}", "\u{2027}",
+            "\u{202A}", "…", "€", "é", "😀",
+        ]
+        for _ in 0..<5_000 {
+            var view = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &random) { view.append(scalars.randomElement(using: &random)!) }
+            let text = String(view)
+            let folded = String(decoding: SnippetWindow.joiningLines(Array(text.utf8)), as: UTF8.self)
+            #expect(folded == reference(text), "\(text.debugDescription)")
+        }
+    }
 }
 
 @Suite struct RawRowTests {
+    @Test func numberListsAreJSONArrays() {
+        var random = SplitMix64(state: 0x6A73_6F6E)  // "json"
+        var lists: [[Int]] = [[], [0], [7, 10, 3282], [.min, -1, .max]]
+        for _ in 0..<200 {
+            lists.append((0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: -100_000...100_000, using: &random) })
+        }
+        for list in lists {
+            #expect(jsonArray(list) == "[" + list.map(String.init).joined(separator: ",") + "]")
+        }
+    }
+
     @Test func integersAndTextAreReadAsSQLiteHoldsThem() throws {
         let queue = try DatabaseQueue()
         try queue.write { db in
