@@ -126,7 +126,8 @@ public struct Indexer: Sendable {
         if ids.count >= 200 {
             try database.optimizeFullTextIndex()
         }
-        if !ids.isEmpty {
+        // Also when a run stopped after storing its last batch but before this.
+        if try !ids.isEmpty || !database.rankingIndexIsCurrent() {
             try database.rebuildRankingIndex()
         }
         try database.setSetting("lastUpdate", to: ISO8601DateFormatter().string(from: Date()))

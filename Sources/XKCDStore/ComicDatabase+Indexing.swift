@@ -142,6 +142,9 @@ extension ComicDatabase {
                     transcript = excluded.transcript, explanation = excluded.explanation
                 """,
             arguments: [list])
+        // In the same transaction: the ranking index no longer holds these documents as they are.
+        // This is the one place that writes documents, so the mark is never missed.
+        try db.execute(sql: "UPDATE setting SET value = '' WHERE key = 'rankingGeneration'")
     }
 
     /// Re-creates the full-text index from the stored documents.

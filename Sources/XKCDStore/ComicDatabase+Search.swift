@@ -30,23 +30,32 @@ extension ComicDatabase.Snapshot {
     /// ```
     /// An exclusion-only query (`-physics`) matches every comic except those excluded.
     ///
+    /// Read from the ranking postings where they can tell (``comicIDsFromPostings(matching:)``),
+    /// else from FTS5 (``comicIDsFromFullText(matching:)``).
+    ///
     /// An array, not a set, for the reason given at ``summaries(of:)``.
     public func comicIDs(matching text: TextQuery) throws(StoreError) -> [Comic.ID] {
+        try wrapped {
+            if let matched = try comicIDsFromPostings(matching: text) { return matched }
+            return try comicIDsFromFullText(matching: text)
+        }
+    }
+
+    /// ``comicIDs(matching:)`` as FTS5 finds them.
+    func comicIDsFromFullText(matching text: TextQuery) throws -> [Comic.ID] {
         let rendered = FTS5Expression(text)
-        return try wrapped {
-            switch (rendered.positive, rendered.exclusions.isEmpty) {
-            case (nil, true):
-                return []
-            case (let positive?, _):
-                let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
-                return try db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid")
-                    .fetchIntegers(arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
-            case (nil, false):
-                return try db.cachedStatement(sql: """
-                    SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
-                    ORDER BY id
-                    """).fetchIntegers(arguments: [rendered.exclusions.joined(separator: " OR ")])
-            }
+        switch (rendered.positive, rendered.exclusions.isEmpty) {
+        case (nil, true):
+            return []
+        case (let positive?, _):
+            let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
+            return try db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid")
+                .fetchIntegers(arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
+        case (nil, false):
+            return try db.cachedStatement(sql: """
+                SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
+                ORDER BY id
+                """).fetchIntegers(arguments: [rendered.exclusions.joined(separator: " OR ")])
         }
     }
 

@@ -232,8 +232,8 @@ struct SnippetWindow {
     @inline(__always)
     static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
-    /// A query word of a text: its word number and the pattern it matches.
-    typealias Match = (ordinal: Int, pattern: Int)
+    /// A query word of a text: its word number, the pattern it matches and its first byte.
+    typealias Match = (ordinal: Int, pattern: Int, start: Int)
 
     /// The query words of `text` in text order, into `matches` (a buffer a caller reuses from
     /// text to text, as most texts hold a few dozen), and how many words `text` holds.
@@ -284,7 +284,7 @@ struct SnippetWindow {
                 }
                 if let pattern = matcher.match(text, start..<end) {
                     let ordinal = wordCount + WordBlocks.count(starts & ((1 << UInt64(bit)) &- 1))
-                    matches.append((ordinal, pattern))
+                    matches.append((ordinal, pattern, start))
                     if let window, !lastSeen.isEmpty, stopAfter == .max {
                         lastSeen[matcher.groups[pattern]] = ordinal
                         if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
@@ -358,6 +358,18 @@ struct SnippetWindow {
         words.reserveCapacity(last - first + 1)
         var nextMatch = 0
         var ordinal = 0  // of the next word to start
+        var origin = 0  // the byte of word `ordinal`
+        // From the window's first query word, found by its byte, back to the window's first
+        // word: counting the words from the text's start again was a fifth of a long scan.
+        if let anchor = matches.first(where: { $0.ordinal >= first }) {
+            var start = anchor.start
+            var back = anchor.ordinal - first
+            while back > 0, let previous = wordStart(before: start, in: text) {
+                start = previous
+                back -= 1
+            }
+            if back == 0 { (ordinal, origin) = (first, start) }
+        }
         var open: Int?  // start of a window word whose end is yet to come
         func close(at end: Int) {
             guard let start = open else { return }
@@ -365,7 +377,7 @@ struct SnippetWindow {
             words.append((start..<end, nextMatch < matches.count && matches[nextMatch].ordinal == ordinal - 1))
             open = nil
         }
-        WordBlocks(text).forEach { offset, _, starts, ends in
+        WordBlocks(text, from: origin).forEach { offset, _, starts, ends in
             guard open != nil || ordinal + WordBlocks.count(starts) > first else {
                 ordinal += WordBlocks.count(starts)
                 return true
@@ -386,6 +398,15 @@ struct SnippetWindow {
         }
         close(at: text.count)
         return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < scanned - 1)
+    }
+
+    /// Where the word before the one starting at `start` starts, or nil when none does.
+    private static func wordStart(before start: Int, in text: UnsafeRawBufferPointer) -> Int? {
+        var index = start - 1
+        while index >= 0, !isWordByte(text[index]) { index -= 1 }
+        guard index >= 0 else { return nil }
+        while index > 0, isWordByte(text[index - 1]) { index -= 1 }
+        return index
     }
 
     /// The bytes of the marks around a query word, made once for all of a page's snippets.
@@ -504,8 +525,13 @@ struct LineFoldingWriter {
 /// begins a word, or is the first byte after one.
 struct WordBlocks {
     let text: UnsafeRawBufferPointer
+    /// The byte the first block starts at.
+    let start: Int
 
-    init(_ text: UnsafeRawBufferPointer) { self.text = text }
+    init(_ text: UnsafeRawBufferPointer, from start: Int = 0) {
+        self.text = text
+        self.start = start
+    }
 
     static let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
 
@@ -540,12 +566,13 @@ struct WordBlocks {
 
     /// Calls `body` with each block's offset, bytes, word starts and word ends, until it returns
     /// false. Bytes past the end of the text read as zero, which is no word byte, so a word
-    /// ending there ends in the last block, unless the text is a multiple of eight bytes long.
+    /// ending there ends in the last block, unless the last block is full.
     @inline(__always)
     func forEach(_ body: (_ offset: Int, _ block: UInt64, _ starts: UInt64, _ ends: UInt64) -> Bool) {
         guard let base = text.baseAddress else { return }
-        var previous: UInt64 = 0  // whether the byte before the block is a word byte, at bit 7
-        var offset = 0
+        // Whether the byte before the block is a word byte, at bit 7.
+        var previous: UInt64 = start > 0 && start <= text.count && SnippetWindow.isWordByte(text[start - 1]) ? 0x80 : 0
+        var offset = start
         while offset < text.count {
             var block: UInt64 = 0
             if text.count - offset >= 8 {

@@ -68,11 +68,15 @@ public struct TermScores: Sendable {
 
 /// Field lengths of every comic, loaded once per ranking generation and shared by queries.
 struct DocumentLengths: Sendable {
+    /// Set anew by each rebuild of the ranking index; empty while documents have changed since
+    /// (``ComicDatabase/rankingIndexIsCurrent()``).
     var generation: String
     /// `lengths[id * 4 + field]`.
     var lengths: [Float]
     var averages: [Double]
     var documentCount: Int
+    /// Whether the ranking index holds the documents as they are.
+    var isCurrent: Bool { !generation.isEmpty }
     /// The highest comic number `lengths` has room for.
     var maxID: Int { lengths.count / RankingIndex.fieldCount - 1 }
 
@@ -230,6 +234,14 @@ extension ComicDatabase {
     public func rebuildRankingIndex() throws(StoreError) {
         try write { db in try RankingIndex.rebuild(db) }
     }
+
+    /// False when documents have changed since the ranking index was last built: a run of the
+    /// indexer stopped before its end. Searches then ask FTS5 what matches, and the next run of
+    /// the indexer rebuilds it.
+    public func rankingIndexIsCurrent() throws(StoreError) -> Bool {
+        let cache = rankingCache
+        return try read { db in try cache.documentLengths(db).isCurrent }
+    }
 }
 
 extension ComicDatabase.Snapshot {
@@ -332,15 +344,11 @@ extension ComicDatabase.Snapshot {
                 let idf = idfs[index]
                 let share = idf / idfTotal
                 blob.postings.withUnsafeBytes { bytes in
-                    var offset = 0
-                    var id = 0
-                    while let delta = Varint.read(bytes, at: &offset), offset < bytes.count {
-                        id += delta
-                        let mask = bytes[offset]
-                        offset += 1
+                    var reader = PostingsReader(bytes)
+                    while let (id, mask) = reader.next() {
                         var weighted = 0.0
                         for field in 0..<fieldCount where mask & (1 << field) != 0 {
-                            guard let frequency = Varint.read(bytes, at: &offset) else { return }
+                            guard let frequency = reader.frequency() else { return }
                             guard id < size else { continue }
                             fieldMatches[id * fieldCount + field] &+= 1
                             // (weight / norm) × frequency, where the norm was once divided per

@@ -38,6 +38,21 @@ enum Sample {
 @Suite struct ComicDatabaseTests {
     let database = try! ComicDatabase.inMemory()
 
+    /// Documents stored after the ranking index was built (a run of the indexer stopped before
+    /// rebuilding it) are matched by FTS5 until the next rebuild.
+    @Test func documentsNewerThanTheRankingIndexAreMatchedByFTS5() throws {
+        try database.rebuildRankingIndex()
+        #expect(try database.rankingIndexIsCurrent())
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+        #expect(try database.rankingIndexIsCurrent() == false)
+        let query = TextQuery.or([.term("exploits", field: nil), .prefix("daught", field: nil)])
+        #expect(try database.reading { try $0.comicIDsFromPostings(matching: query) } == nil)
+        #expect(try database.comicIDs(matching: query) == [327])
+        try database.rebuildRankingIndex()
+        #expect(try database.rankingIndexIsCurrent())
+        #expect(try database.reading { try $0.comicIDsFromPostings(matching: query) } == [327])
+    }
+
     @Test func storedComicsAndExplanationsRoundTrip() throws {
         let explanation = Sample.explanation(327, "Bobby Tables is an SQL injection.", transcript: "Mom: Did you break something?")
         try database.apply([
@@ -338,8 +353,10 @@ enum Sample {
         try queue.write { db in
             try db.execute(sql: "UPDATE searchDocument SET title = 'Independence' WHERE id = 2347")
         }
-        #expect(try database.comicIDs(matching: .prefix("dep", field: .title)).isEmpty, "the triggers keep it current")
-        #expect(try database.comicIDs(matching: .prefix("ind", field: .title)) == [2347])
+        // Asked of FTS5 itself: this write bypasses the store, which marks the ranking index
+        // out of date whenever it writes documents.
+        #expect(try database.reading { try $0.comicIDsFromFullText(matching: .prefix("dep", field: .title)) }.isEmpty, "the triggers keep it current")
+        #expect(try database.reading { try $0.comicIDsFromFullText(matching: .prefix("ind", field: .title)) } == [2347])
     }
 }
 

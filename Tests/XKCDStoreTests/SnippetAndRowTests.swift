@@ -87,6 +87,46 @@ import _XKCDTestSupport
         #expect(Set(matcher.groups).count == 2)
     }
 
+    /// The window is found from its first query word's byte, not by counting words from the
+    /// start: on random texts its words must still be consecutive words of the text, as many as
+    /// asked for (or all), marked where they are query words.
+    @Test func windowsAreRunsOfTheTextsWords() {
+        var random = SplitMix64(state: 0x7769_6E64)  // "wind"
+        let pieces = ["alpha", "Beta", "gam", "gamma", "x", "42", "é", "naïve", "😀", " ", "  ", ", ", "\n", "-", "…", "'", "\u{2028}"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let bytes = Array(text.utf8)
+            var words: [Range<Int>] = []
+            var index = 0
+            while index < bytes.count {
+                guard SnippetWindow.isWordByte(bytes[index]) else { index += 1; continue }
+                let start = index
+                while index < bytes.count, SnippetWindow.isWordByte(bytes[index]) { index += 1 }
+                words.append(start..<index)
+            }
+            let query = ["alpha", "gamma", "x", "naïve", "42"].filter { _ in Bool.random(using: &random) }
+            let length = Int.random(in: 1...10, using: &random)
+            var matches: [SnippetWindow.Match] = []
+            let window = bytes.withUnsafeBytes {
+                SnippetWindow.best(in: $0, matcher: SnippetMatcher(words: query, stems: []), length: length, matches: &matches)
+            }
+            let ranges = window.words.map(\.range)
+            guard let first = ranges.first else {
+                #expect(words.isEmpty, "\(text.debugDescription)")
+                continue
+            }
+            let start = words.firstIndex(of: first)
+            #expect(start != nil, "\(text.debugDescription)")
+            guard let start else { continue }
+            #expect(Array(words[start..<min(start + ranges.count, words.count)]) == ranges, "\(text.debugDescription)")
+            #expect(ranges.count == min(length, words.count), "\(text.debugDescription)")
+            for word in window.words {
+                let typed = String(decoding: bytes[word.range], as: UTF8.self).lowercased()
+                #expect(word.isMatch == query.contains(typed), "\(text.debugDescription) \(typed)")
+            }
+        }
+    }
+
     /// Line breaks are folded on bytes; the rule is that of the scalars: split at each line
     /// break, drop empty pieces, join with single spaces.
     @Test func lineBreaksFoldAsTheScalarRuleSays() {
