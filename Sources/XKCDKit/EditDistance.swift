@@ -11,6 +11,13 @@ enum EditDistance {
         }
     }
 
+    /// The same against UTF-8 bytes.
+    static func damerauLevenshtein(_ a: [UInt8], _ b: UnsafeRawBufferPointer, limit: Int) -> Int {
+        a.withUnsafeBufferPointer { a in
+            b.withMemoryRebound(to: UInt8.self) { damerauLevenshtein(a, $0, limit: limit) }
+        }
+    }
+
     /// The same over raw bytes, its three rows on the stack: a typo is checked against hundreds
     /// of words.
     static func damerauLevenshtein(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {

@@ -285,10 +285,11 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedBytes = Array(typed.utf8)
             var nearest: [(term: String, distance: Int, count: Int)] = []
-            for (term, count) in try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount)
-            where term != typed {
+            let candidates = try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
+                !bytes.elementsEqual(typedBytes) && EditDistance.damerauLevenshtein(typedBytes, bytes, limit: allowed) <= allowed
+            }
+            for (term, count) in candidates {
                 let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
-                guard distance <= allowed else { continue }
                 if let first = nearest.first, distance > first.distance { continue }
                 if let first = nearest.first, distance < first.distance { nearest.removeAll() }
                 nearest.append((term, distance, count))

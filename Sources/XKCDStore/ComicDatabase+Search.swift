@@ -141,10 +141,14 @@ extension ComicDatabase.Snapshot {
     /// Typos in the first two letters are rare; scanning only these prefixes keeps a lookup to
     /// a few hundred words instead of every word with the same first letter.
     ///
-    /// - Parameter minimumCount: only words held by at least this many comics; most words are
-    ///   rare, so a suggestion that must be common reads few rows.
+    /// - Parameters:
+    ///   - minimumCount: only words held by at least this many comics; most words are rare, so
+    ///     a suggestion that must be common reads few rows.
+    ///   - isNear: whether a word, as UTF-8 bytes, is near enough: a misspelling reads a thousand
+    ///     words and keeps a few, and making each a String first was a tenth of its search.
     public func spellingCandidates(
-        near word: String, slack: Int = 2, minimumCount: Int = 1
+        near word: String, slack: Int = 2, minimumCount: Int = 1,
+        where isNear: (UnsafeRawBufferPointer) -> Bool = { _ in true }
     ) throws(StoreError) -> [(term: String, documentCount: Int)] {
         let letters = Array(word.lowercased())
         guard letters.count >= 3 else { return [] }
@@ -159,7 +163,7 @@ extension ComicDatabase.Snapshot {
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
                 try statement.forEachRow(arguments: [prefix, length - slack, length + slack, minimumCount]) { row in
-                    candidates.append((row.text(0), row.integer(1)))
+                    if isNear(row.textBytes(0)) { candidates.append((row.text(0), row.integer(1))) }
                 }
             }
             return candidates

@@ -354,9 +354,6 @@ struct SnippetWindow {
         }
         let last = min(first + length, wordCount) - 1
 
-        var words: [(range: Range<Int>, isMatch: Bool)] = []
-        words.reserveCapacity(last - first + 1)
-        var nextMatch = 0
         var ordinal = 0  // of the next word to start
         var origin = 0  // the byte of word `ordinal`
         // From the window's first query word, found by its byte, back to the window's first
@@ -370,13 +367,11 @@ struct SnippetWindow {
             }
             if back == 0 { (ordinal, origin) = (first, start) }
         }
+        // The window's words, word `first` first. No local function records them: one used in
+        // the closure had its variables boxed and every access checked at run time.
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(last - first + 1)
         var open: Int?  // start of a window word whose end is yet to come
-        func close(at end: Int) {
-            guard let start = open else { return }
-            while nextMatch < matches.count, matches[nextMatch].ordinal < ordinal - 1 { nextMatch += 1 }
-            words.append((start..<end, nextMatch < matches.count && matches[nextMatch].ordinal == ordinal - 1))
-            open = nil
-        }
         WordBlocks(text, from: origin).forEach { offset, _, starts, ends in
             guard open != nil || ordinal + WordBlocks.count(starts) > first else {
                 ordinal += WordBlocks.count(starts)
@@ -390,13 +385,21 @@ struct SnippetWindow {
                     if ordinal >= first { open = offset + bit / 8 }
                     ordinal += 1
                 } else {
-                    close(at: offset + bit / 8)
+                    if let start = open {
+                        ranges.append(start..<offset + bit / 8)
+                        open = nil
+                    }
                     if ordinal > last { return false }
                 }
             }
             return true
         }
-        close(at: text.count)
+        if let start = open { ranges.append(start..<text.count) }
+        var nextMatch = 0
+        let words = ranges.enumerated().map { index, range in
+            while nextMatch < matches.count, matches[nextMatch].ordinal < first + index { nextMatch += 1 }
+            return (range: range, isMatch: nextMatch < matches.count && matches[nextMatch].ordinal == first + index)
+        }
         return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < scanned - 1)
     }
 
