@@ -54,12 +54,18 @@ enum EditDistance {
     /// transposition none). It costs a fraction of the distance, and most spelling candidates
     /// already exceed the limit by it.
     static func letterBound(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 26) { counts in
-            counts.initialize(repeating: 0)
-            for byte in a where byte &- UInt8(ascii: "a") < 26 { counts[Int(byte &- UInt8(ascii: "a"))] += 1 }
-            for byte in b where byte &- UInt8(ascii: "a") < 26 { counts[Int(byte &- UInt8(ascii: "a"))] -= 1 }
-            let difference = counts.reduce(0) { $0 + abs($1) }
-            return (difference + 1) / 2
+        // Counts on the stack: a typo checks a thousand words this way. The letters `b` has
+        // more of are counted as met, then those `a` has more of.
+        var counts = InlineArray<26, Int>(repeating: 0)
+        var difference = 0
+        for byte in a where byte &- UInt8(ascii: "a") < 26 { counts[Int(byte &- UInt8(ascii: "a"))] += 1 }
+        for byte in b where byte &- UInt8(ascii: "a") < 26 {
+            let letter = Int(byte &- UInt8(ascii: "a"))
+            // A letter `a` has more of cancels one of them; past that, `b` has one more.
+            if counts[letter] <= 0 { difference += 1 }
+            counts[letter] -= 1
         }
+        for letter in 0..<26 where counts[letter] > 0 { difference += counts[letter] }
+        return (difference + 1) / 2
     }
 }

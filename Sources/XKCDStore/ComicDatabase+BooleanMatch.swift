@@ -38,6 +38,7 @@ struct ComicSet {
         bits = [UInt64](repeating: 0, count: maxID / 64 + 1)
     }
 
+    @inline(__always)
     mutating func insert(_ id: Int) {
         guard id >= 0, id / 64 < bits.count else { return }
         bits[id / 64] |= 1 << UInt64(id % 64)
