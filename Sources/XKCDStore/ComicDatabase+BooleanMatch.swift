@@ -143,7 +143,7 @@ private struct BooleanEvaluator {
     private func comics(holding term: String, in field: SearchField?) throws -> ComicSet {
         var set = ComicSet(maxID: maxID)
         try db.cachedStatement(sql: "SELECT postings FROM rankingTerm WHERE term = ?")
-            .forEachRow(arguments: [term]) { row in add(row.bytes(0), in: field, to: &set) }
+            .forEachRow(binding: [.text(term)]) { row in add(row.bytes(0), in: field, to: &set) }
         return set
     }
 
@@ -158,7 +158,7 @@ private struct BooleanEvaluator {
         var isTooBroad = false
         do {
             try db.cachedStatement(sql: "SELECT term, postings FROM rankingTerm WHERE term >= ? ORDER BY term")
-                .forEachRow(arguments: [prefix]) { row in
+                .forEachRow(binding: [.text(prefix)]) { row in
                     guard row.bytes(0).starts(with: prefixBytes) else { throw EndOfRun() }
                     termCount += 1
                     guard termCount <= ComicDatabase.Snapshot.prefixTermLimit else {

@@ -42,7 +42,7 @@ extension ComicDatabase.Snapshot {
                 SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
                 FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
                 """
-            ).forEachRow(arguments: [jsonArray(requests)]) { row in
+            ).forEachRow(binding: [.text(jsonArray(requests))]) { row in
                 let index = owners[row.integer(0)]
                 if found[index].isEmpty { found[index] = [Bool](repeating: false, count: tokens.count - 1) }
                 Self.findAdjacentPairs(in: row.bytes(1), matcher: matcher, tokens: tokens, into: &found[index], matches: &matches)

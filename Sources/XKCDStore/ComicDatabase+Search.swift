@@ -50,12 +50,12 @@ extension ComicDatabase.Snapshot {
         case (let positive?, _):
             let pattern = ([positive] + rendered.exclusions).joined(separator: " NOT ")
             return try db.cachedStatement(sql: "SELECT rowid FROM comicSearch WHERE comicSearch MATCH ? ORDER BY rowid")
-                .fetchIntegers(arguments: [rendered.exclusions.isEmpty ? positive : "(" + pattern + ")"])
+                .fetchIntegers(binding: [.text(rendered.exclusions.isEmpty ? positive : "(" + pattern + ")")])
         case (nil, false):
             return try db.cachedStatement(sql: """
                 SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
                 ORDER BY id
-                """).fetchIntegers(arguments: [rendered.exclusions.joined(separator: " OR ")])
+                """).fetchIntegers(binding: [.text(rendered.exclusions.joined(separator: " OR "))])
         }
     }
 
@@ -73,33 +73,33 @@ extension ComicDatabase.Snapshot {
     /// ```
     public func comicIDs(passingFiltersOf query: SearchQuery, ordered order: SearchSort) throws(StoreError) -> [Comic.ID]? {
         var conditions: [String] = []
-        var arguments = StatementArguments()
+        var arguments: [BoundValue] = []
         if let lower = query.numberRange?.lower {
             conditions.append("id >= ?")
-            arguments += [lower]
+            arguments.append(.integer(lower))
         }
         if let upper = query.numberRange?.upper {
             conditions.append("id <= ?")
-            arguments += [upper]
+            arguments.append(.integer(upper))
         }
         if let lower = query.dateRange?.lower {
             conditions.append("date >= ?")
-            arguments += [lower.description]
+            arguments.append(.text(lower.description))
         }
         if let upper = query.dateRange?.upper {
             conditions.append("date <= ?")
-            arguments += [upper.description]
+            arguments.append(.text(upper.description))
         }
         if query.isFavourite || !query.tags.isEmpty {
             conditions.append("id IN (SELECT comicID FROM favourite)")
         }
         for tag in query.tags {
             conditions.append("id IN (SELECT comicID FROM favouriteTag WHERE tag = ?)")
-            arguments += [tag.lowercased()]
+            arguments.append(.text(tag.lowercased()))
         }
         guard !conditions.isEmpty else { return nil }
         let sql = "SELECT id FROM comic WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(orderSQL(order))"
-        return try wrapped { try db.cachedStatement(sql: sql).fetchIntegers(arguments: arguments) }
+        return try wrapped { try db.cachedStatement(sql: sql).fetchIntegers(binding: arguments) }
     }
 
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
@@ -113,7 +113,7 @@ extension ComicDatabase.Snapshot {
         return try wrapped {
             var result = [ComicSummary?](repeating: nil, count: ids.count)
             try db.cachedStatement(sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value")
-                .forEachRow(arguments: [jsonArray(ids)]) { row in
+                .forEachRow(binding: [.text(jsonArray(ids))]) { row in
                     result[row.integer(0)] = ComicSummary(id: row.integer(1), title: row.text(2), date: ComicRecord.date(from: row.text(3)))
                 }
             return result
@@ -162,7 +162,7 @@ extension ComicDatabase.Snapshot {
                 """)
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
-                try statement.forEachRow(arguments: [prefix, length - slack, length + slack, minimumCount]) { row in
+                try statement.forEachRow(binding: [.text(prefix), .integer(length - slack), .integer(length + slack), .integer(minimumCount)]) { row in
                     if isNear(row.textBytes(0)) { candidates.append((row.text(0), row.integer(1))) }
                 }
             }

@@ -41,7 +41,7 @@ extension ComicDatabase.Snapshot {
                 SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
                 FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
                 """
-            ).forEachRow(arguments: [jsonArray(requests)]) { row in
+            ).forEachRow(binding: [.text(jsonArray(requests))]) { row in
                 let text = row.textBytes(1)
                 result[row.integer(0)] = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches)
                     .render(text, marks: marks)
@@ -439,12 +439,13 @@ struct SnippetWindow {
             text.withMemoryRebound(to: UInt8.self) { bytes in
                 var writer = LineFoldingWriter(buffer.baseAddress!)
                 if isCutBefore { ellipsis.withUnsafeBufferPointer { writer.write($0) } }
+                // The text runs on unchanged from one query word to the next.
                 var cursor = first.range.lowerBound
-                for word in words {
+                for word in words where word.isMatch {
                     writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<word.range.lowerBound]))
-                    if word.isMatch { open.withUnsafeBufferPointer { writer.write($0) } }
+                    open.withUnsafeBufferPointer { writer.write($0) }
                     writer.write(UnsafeBufferPointer(rebasing: bytes[word.range]))
-                    if word.isMatch { close.withUnsafeBufferPointer { writer.write($0) } }
+                    close.withUnsafeBufferPointer { writer.write($0) }
                     cursor = word.range.upperBound
                 }
                 writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<tail]))
@@ -480,9 +481,17 @@ struct LineFoldingWriter {
     init(_ destination: UnsafeMutablePointer<UInt8>) { self.destination = destination }
 
     mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
         var runStart = 0  // of the bytes not yet copied, none of them a line break
         var index = 0
         while index < bytes.count {
+            // Eight bytes at a time while none of them may begin a line break.
+            if bytes.count - index >= 8,
+                !Self.mayBeginLineBreak(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
             let byte = bytes[index]
             // Most bytes are none of the three that begin a line break.
             guard byte &- 0x0A < 4 || byte == 0xC2 || byte == 0xE2 else {
@@ -507,6 +516,15 @@ struct LineFoldingWriter {
             runStart = index
         }
         copy(bytes, runStart..<bytes.count)
+    }
+
+    /// Whether a byte of `block` is one a line break begins with: 0x0A to 0x0D, 0xC2 or 0xE2.
+    @inline(__always)
+    private static func mayBeginLineBreak(_ block: UInt64) -> Bool {
+        let evened = block & ~WordBlocks.ones(0x01)  // 0x0B and 0x0D as 0x0A and 0x0C
+        let controls = WordBlocks.zeroBytes(evened ^ WordBlocks.ones(0x0A)) | WordBlocks.zeroBytes(evened ^ WordBlocks.ones(0x0C))
+        let leads = WordBlocks.zeroBytes((block & ~WordBlocks.ones(0x20)) ^ WordBlocks.ones(0xC2))  // 0xE2 as 0xC2
+        return controls | leads != 0
     }
 
     private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {

@@ -296,7 +296,7 @@ extension ComicDatabase.Snapshot {
     /// How many comics hold `term`, and its postings, or nil when no comic does.
     static func postings(of term: String, lookup: Statement) throws -> (documentCount: Int, postings: Data)? {
         var found: (Int, Data)?
-        try lookup.forEachRow(arguments: [term]) { row in found = (row.integer(0), Data(row.bytes(1))) }
+        try lookup.forEachRow(binding: [.text(term)]) { row in found = (row.integer(0), Data(row.bytes(1))) }
         return found
     }
 

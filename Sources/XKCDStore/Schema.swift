@@ -13,7 +13,7 @@ enum Schema {
         var applied: [String] = []
         do {
             try db.cachedStatement(sql: "SELECT identifier FROM grdb_migrations")
-                .forEachRow(arguments: StatementArguments()) { row in applied.append(row.text(0)) }
+                .forEachRow() { row in applied.append(row.text(0)) }
         } catch {
             // A file no migration ran on has no such table; anything else is an error.
             if (try? !db.tableExists("grdb_migrations")) ?? false { return false }

@@ -141,7 +141,7 @@ import _XKCDTestSupport
         ]
         for _ in 0..<5_000 {
             var view = String.UnicodeScalarView()
-            for _ in 0..<Int.random(in: 0...12, using: &random) { view.append(scalars.randomElement(using: &random)!) }
+            for _ in 0..<Int.random(in: 0...40, using: &random) { view.append(scalars.randomElement(using: &random)!) }
             let text = String(view)
             let folded = String(decoding: SnippetWindow.joiningLines(Array(text.utf8)), as: UTF8.self)
             #expect(folded == reference(text), "\(text.debugDescription)")
@@ -169,9 +169,9 @@ import _XKCDTestSupport
         }
         try queue.read { db in
             let statement = try db.cachedStatement(sql: "SELECT id, body FROM t WHERE id >= ? ORDER BY id")
-            #expect(try statement.fetchIntegers(arguments: [2]) == [2, 3])
+            #expect(try statement.fetchIntegers(binding: [.integer(2)]) == [2, 3])
             var rows: [String] = []
-            try statement.forEachRow(arguments: [1]) { row in rows.append("\(row.integer(0)):\(row.text(1)):\(row.bytes(1).count)") }
+            try statement.forEachRow(binding: [.integer(1)]) { row in rows.append("\(row.integer(0)):\(row.text(1)):\(row.bytes(1).count)") }
             // Text ends at a NUL for `text`, as for a String GRDB reads; `bytes` keeps all.
             #expect(rows == ["1:one:10", "2::0", "3:three:5"])
         }
@@ -186,9 +186,22 @@ import _XKCDTestSupport
         }
         try queue.read { db in
             let statement = try db.cachedStatement(sql: "SELECT rowid FROM doc WHERE doc MATCH ?")
-            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(arguments: ["alpha AND ("]) }
-            #expect(try statement.fetchIntegers(arguments: ["alpha"]) == [1])
-            #expect(try statement.fetchIntegers(arguments: ["gamma"]) == [])
+            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(binding: [.text("alpha AND (")]) }
+            #expect(try statement.fetchIntegers(binding: [.text("alpha")]) == [1])
+            #expect(try statement.fetchIntegers(binding: [.text("gamma")]) == [])
+        }
+    }
+
+    /// Values are bound one for each parameter: too few or too many is an error, not a read
+    /// with what the last run left bound.
+    @Test func valuesMustMatchTheParameters() throws {
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            let statement = try db.cachedStatement(sql: "SELECT ? + ?")
+            #expect(try statement.fetchIntegers(binding: [.integer(2), .integer(3)]) == [5])
+            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(binding: [.integer(2)]) }
+            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(binding: [.integer(1), .integer(2), .integer(3)]) }
+            #expect(try statement.fetchIntegers(binding: [.integer(4), .integer(5)]) == [9])
         }
     }
 }
