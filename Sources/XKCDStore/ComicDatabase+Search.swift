@@ -176,11 +176,12 @@ extension ComicDatabase.Snapshot {
         guard let last = start.last, let next = Character.successor(of: last) else { return [] }
         let end = String(start.dropLast()) + String(next)
         return try wrapped {
-            try String.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
-                    """),
-                arguments: [start, end, limit])
+            var words: [String] = []
+            try db.cachedStatement(sql: """
+                SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
+                """
+            ).forEachRow(binding: [.text(start), .text(end), .integer(limit)]) { row in words.append(row.text(0)) }
+            return words
         }
     }
 
@@ -191,16 +192,21 @@ func jsonArray(_ ids: [Int]) -> String {
     // Digit by digit: String(Int) and joined were a tenth of reading ten result lines.
     var bytes: [UInt8] = [UInt8(ascii: "[")]
     bytes.reserveCapacity(2 + 8 * ids.count)
+    var digits = InlineArray<20, UInt8>(repeating: 0)  // of one number, last first
     for (index, id) in ids.enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         if id < 0 { bytes.append(UInt8(ascii: "-")) }
-        let start = bytes.count
+        var count = 0
         var rest = id.magnitude
         repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            digits[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            count += 1
             rest /= 10
         } while rest > 0
-        bytes[start...].reverse()
+        while count > 0 {
+            count -= 1
+            bytes.append(digits[count])
+        }
     }
     bytes.append(UInt8(ascii: "]"))
     return String(decoding: bytes, as: UTF8.self)

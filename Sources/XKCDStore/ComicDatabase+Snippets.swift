@@ -54,9 +54,12 @@ extension ComicDatabase.Snapshot {
 /// Decides which words of a field to highlight.
 struct SnippetMatcher {
     /// Lower-case byte patterns end to end: whole words, then prefixes (stems). Pattern `i`
-    /// spans `patterns[spans[i]]`; the first `wordCount` must equal a token, the others begin one.
+    /// spans `patterns[starts[i]..<starts[i + 1]]`; the first `wordCount` must equal a token,
+    /// the others begin one.
     let patterns: [UInt8]
-    let spans: [Range<Int>]
+    /// Integers, not ranges: the first array of `Range<Int>` in a process makes the runtime
+    /// look up `Int: Comparable` among every conformance the executable holds.
+    let starts: [Int]
     let wordCount: Int
     /// Per byte: whether it is part of a word, and whether a word starting with it may match
     /// (``wordByte``, ``firstByte``). Most tokens are rejected by this one lookup.
@@ -128,14 +131,10 @@ struct SnippetMatcher {
         self.groups = groups.map { renumbered[$0] }
         self.groupCount = used
         self.patterns = patterns.flatMap { $0 }
-        var spans: [Range<Int>] = []
-        spans.reserveCapacity(patterns.count)
-        var end = 0
-        for pattern in patterns {
-            spans.append(end..<end + pattern.count)
-            end += pattern.count
-        }
-        self.spans = spans
+        var starts = [0]
+        starts.reserveCapacity(patterns.count + 1)
+        for pattern in patterns { starts.append(starts[starts.count - 1] + pattern.count) }
+        self.starts = starts
         var byteClasses = Self.wordByteClasses
         var pairs = [UInt64](repeating: 0, count: 1 << 10)
         for pattern in patterns where !pattern.isEmpty {
@@ -196,7 +195,7 @@ struct SnippetMatcher {
             // Only patterns starting with the word's first byte can match it: no prefix is empty.
             let first = Int(SnippetWindow.lowered(text[range.lowerBound]))
             for index in bucketed[bucketStarts[first]..<bucketStarts[first + 1]] {
-                let span = spans[index]
+                let span = starts[index]..<starts[index + 1]
                 guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
                 var offset = 0
                 while offset < span.count, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[span.lowerBound + offset] {
@@ -219,7 +218,15 @@ struct SnippetMatcher {
 /// words are delimited.
 struct SnippetWindow {
     /// The window's words: their bytes in the text and whether each is a query word.
-    var words: [(range: Range<Int>, isMatch: Bool)]
+    var words: [Word]
+    /// A word of the window: its bytes in the text, and whether it is a query word. A struct,
+    /// not a tuple of a range, for the reason given at ``SnippetMatcher/starts``.
+    struct Word: Equatable {
+        var start: Int, end: Int
+        var isMatch: Bool
+        var range: Range<Int> { start..<end }
+    }
+
     /// Whether words before or after the window are left out.
     var isCutBefore = false, isCutAfter = false
 
@@ -369,8 +376,8 @@ struct SnippetWindow {
         }
         // The window's words, word `first` first. No local function records them: one used in
         // the closure had its variables boxed and every access checked at run time.
-        var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(last - first + 1)
+        var words: [Word] = []
+        words.reserveCapacity(last - first + 1)
         var open: Int?  // start of a window word whose end is yet to come
         WordBlocks(text, from: origin).forEach { offset, _, starts, ends in
             guard open != nil || ordinal + WordBlocks.count(starts) > first else {
@@ -386,7 +393,7 @@ struct SnippetWindow {
                     ordinal += 1
                 } else {
                     if let start = open {
-                        ranges.append(start..<offset + bit / 8)
+                        words.append(Word(start: start, end: offset + bit / 8, isMatch: false))
                         open = nil
                     }
                     if ordinal > last { return false }
@@ -394,11 +401,11 @@ struct SnippetWindow {
             }
             return true
         }
-        if let start = open { ranges.append(start..<text.count) }
+        if let start = open { words.append(Word(start: start, end: text.count, isMatch: false)) }
         var nextMatch = 0
-        let words = ranges.enumerated().map { index, range in
+        for index in words.indices {
             while nextMatch < matches.count, matches[nextMatch].ordinal < first + index { nextMatch += 1 }
-            return (range: range, isMatch: nextMatch < matches.count && matches[nextMatch].ordinal == first + index)
+            words[index].isMatch = nextMatch < matches.count && matches[nextMatch].ordinal == first + index
         }
         return SnippetWindow(words: words, isCutBefore: first > 0, isCutAfter: last < scanned - 1)
     }
@@ -432,21 +439,21 @@ struct SnippetWindow {
         guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
         let matchCount = words.count { $0.isMatch }
-        let tail = isCutAfter ? last.range.upperBound : text.count
+        let tail = isCutAfter ? last.end : text.count
         // Folding line breaks never lengthens the text.
-        let capacity = tail - first.range.lowerBound + 2 * ellipsis.count + matchCount * (open.count + close.count)
+        let capacity = tail - first.start + 2 * ellipsis.count + matchCount * (open.count + close.count)
         let out = [UInt8](unsafeUninitializedCapacity: max(capacity, 1)) { buffer, count in
             text.withMemoryRebound(to: UInt8.self) { bytes in
                 var writer = LineFoldingWriter(buffer.baseAddress!)
                 if isCutBefore { ellipsis.withUnsafeBufferPointer { writer.write($0) } }
                 // The text runs on unchanged from one query word to the next.
-                var cursor = first.range.lowerBound
+                var cursor = first.start
                 for word in words where word.isMatch {
-                    writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<word.range.lowerBound]))
+                    writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<word.start]))
                     open.withUnsafeBufferPointer { writer.write($0) }
                     writer.write(UnsafeBufferPointer(rebasing: bytes[word.range]))
                     close.withUnsafeBufferPointer { writer.write($0) }
-                    cursor = word.range.upperBound
+                    cursor = word.end
                 }
                 writer.write(UnsafeBufferPointer(rebasing: bytes[cursor..<tail]))
                 if isCutAfter { ellipsis.withUnsafeBufferPointer { writer.write($0) } }

@@ -215,8 +215,9 @@ final class RankingCache: Sendable {
     }
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {
-        let generation = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'")) ?? ""
+        var generation = ""
+        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'")
+            .forEachRow { row in generation = row.text(0) }
         if let cached = lengths.withLock({ $0 }), cached.generation == generation { return cached }
         let loaded = try DocumentLengths.load(db, generation: generation)
         lengths.withLock { $0 = loaded }
@@ -408,7 +409,9 @@ extension ComicDatabase.Snapshot {
                 scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
             }
         }
-        candidates.sort()
+        // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in XKCDKit
+        // for what the standard library's sort costs a one-search process.
+        candidates = (0..<size).filter { matched[$0] > 0 }
         return TermScores(
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
