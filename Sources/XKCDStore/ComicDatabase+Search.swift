@@ -138,12 +138,15 @@ extension ComicDatabase.Snapshot {
     /// starting with its first two letters, or with its first and third (a second letter
     /// dropped, doubled or swapped), of a length within `slack`.
     ///
-    /// Typos in the first two letters are rare; scanning only these prefixes keeps a lookup to
-    /// a few hundred words instead of every word with the same first letter.
+    /// Typos in the first two letters are rare; reading only the words of these two letters
+    /// keeps a lookup to a thousand words or so instead of every word with the same first
+    /// letter. Each two letters' words are one blob (``RankingIndex/writeSpellingBuckets(_:words:)``):
+    /// ```sql
+    /// SELECT words FROM spellingBucket WHERE prefix = ?
+    /// ```
     ///
     /// - Parameters:
-    ///   - minimumCount: only words held by at least this many comics; most words are rare, so
-    ///     a suggestion that must be common reads few rows.
+    ///   - minimumCount: only words held by at least this many comics.
     ///   - isNear: whether a word, as UTF-8 bytes, is near enough: a misspelling reads a thousand
     ///     words and keeps a few, and making each a String first was a tenth of its search.
     public func spellingCandidates(
@@ -155,15 +158,20 @@ extension ComicDatabase.Snapshot {
         let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
         let length = letters.count
         return try wrapped {
-            // The expressions are those of the index `spellingTermShape`, so that SQLite uses it.
-            let statement = try db.cachedStatement(sql: """
-                SELECT term, documentCount FROM spellingTerm
-                WHERE substr(term, 1, 2) = ? AND length(term) BETWEEN ? AND ? AND documentCount >= ?
-                """)
+            let bucket = try db.cachedStatement(sql: "SELECT words FROM spellingBucket WHERE prefix = ?")
             var candidates: [(term: String, documentCount: Int)] = []
             for prefix in prefixes {
-                try statement.forEachRow(binding: [.text(prefix), .integer(length - slack), .integer(length + slack), .integer(minimumCount)]) { row in
-                    if isNear(row.textBytes(0)) { candidates.append((row.text(0), row.integer(1))) }
+                try bucket.forEachRow(binding: [.text(prefix)]) { row in
+                    let words = row.bytes(0)
+                    var offset = 0
+                    while let wordLength = Varint.read(words, at: &offset), let documentCount = Varint.read(words, at: &offset),
+                        offset + wordLength <= words.count
+                    {
+                        let word = UnsafeRawBufferPointer(rebasing: words[offset..<offset + wordLength])
+                        offset += wordLength
+                        guard abs(wordLength - length) <= slack, documentCount >= minimumCount, isNear(word) else { continue }
+                        candidates.append((String(decoding: word, as: UTF8.self), documentCount))
+                    }
                 }
             }
             return candidates

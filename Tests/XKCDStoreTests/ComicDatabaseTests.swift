@@ -244,7 +244,10 @@ enum Sample {
             #expect(log == 0)
             #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
-            #expect(applied == ["v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table"])
+            #expect(applied == [
+                "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
+                "v7-spelling-buckets",
+            ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {
                 try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%comicExact%' OR name = 'comicVocabulary'")
@@ -328,6 +331,29 @@ enum Sample {
         }
         #expect(throws: DocumentLengths.damaged) { try database.termScores(for: ["sandwich"]) }
         #expect(DocumentLengths.damaged.description.contains("index --rebuild"))
+    }
+
+    /// An index of v6 gets its spelling words grouped in blobs by v7, from the words it holds,
+    /// and misspellings are looked up in them.
+    @Test func migrationGroupsTheSpellingWordsOfAnOlderIndex() throws {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: "v6-no-exact-table")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO searchDocument(id, title, alt, transcript, explanation)
+                VALUES (149, 'Sandwich', 'Proper User Policy apparently means Simon Says.', '', 'Sudo make me a sandwich')
+                """)
+            try RankingIndex.rebuild(db)
+        }
+        let database = try ComicDatabase(queue)
+        let buckets = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM spellingBucket") }
+        #expect(buckets == 9, "sa (sandwich, says), pr, us, po, ap, me, si, su, ma: one per two first letters")
+        let candidates = try database.reading { try $0.spellingCandidates(near: "sandwhich") }
+        #expect(candidates.map(\.term) == ["sandwich"])
+        #expect(candidates.map(\.documentCount) == [1])
+        #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich", minimumCount: 2) }.isEmpty)
+        let indexes = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name = 'spellingTermShape'") }
+        #expect(indexes.isEmpty)
     }
 
     /// The stemmed full-text table of an index written before the prefix index is created again
