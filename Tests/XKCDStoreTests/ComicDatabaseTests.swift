@@ -333,18 +333,24 @@ enum Sample {
         #expect(DocumentLengths.damaged.description.contains("index --rebuild"))
     }
 
+    /// An in-memory index migrated up to `migration`, holding one document given as SQL values
+    /// (id, title, alt, transcript, explanation).
+    private func olderIndex(upTo migration: String, holding document: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue()
+        try Schema.migrator.migrate(queue, upTo: migration)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO searchDocument(id, title, alt, transcript, explanation) VALUES \(document)")
+        }
+        return queue
+    }
+
     /// An index of v6 gets its spelling words grouped in blobs by v7, from the words it holds,
     /// and misspellings are looked up in them.
     @Test func migrationGroupsTheSpellingWordsOfAnOlderIndex() throws {
-        let queue = try DatabaseQueue()
-        try Schema.migrator.migrate(queue, upTo: "v6-no-exact-table")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO searchDocument(id, title, alt, transcript, explanation)
-                VALUES (149, 'Sandwich', 'Proper User Policy apparently means Simon Says.', '', 'Sudo make me a sandwich')
-                """)
-            try RankingIndex.rebuild(db)
-        }
+        let queue = try olderIndex(
+            upTo: "v6-no-exact-table",
+            holding: "(149, 'Sandwich', 'Proper User Policy apparently means Simon Says.', '', 'Sudo make me a sandwich')")
+        try queue.write { try RankingIndex.rebuild($0) }
         let database = try ComicDatabase(queue)
         let buckets = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM spellingBucket") }
         #expect(buckets == 9, "sa (sandwich, says), pr, us, po, ap, me, si, su, ma: one per two first letters")
@@ -359,14 +365,9 @@ enum Sample {
     /// The stemmed full-text table of an index written before the prefix index is created again
     /// with one, and filled from the stored documents.
     @Test func migrationAddsThePrefixIndexAndKeepsTheDocuments() throws {
-        let queue = try DatabaseQueue()
-        try Schema.migrator.migrate(queue, upTo: "v2-ranking")
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO searchDocument(id, title, alt, transcript, explanation)
-                VALUES (2347, 'Dependency', 'Someday ImageMagick will finally break', '', 'A project some random person maintains')
-                """)
-        }
+        let queue = try olderIndex(
+            upTo: "v2-ranking",
+            holding: "(2347, 'Dependency', 'Someday ImageMagick will finally break', '', 'A project some random person maintains')")
         let database = try ComicDatabase(queue)
         let definition = try queue.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'comicSearch'")
