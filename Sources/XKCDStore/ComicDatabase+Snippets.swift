@@ -72,8 +72,8 @@ struct SnippetMatcher {
     /// which it matches as it is.
     let firstLetters: [UInt64], otherFirstBytes: [UInt64]
     /// A bit per pair of first two bytes, lowered, that a matching word may start with (the
-    /// second 0 for a word of one byte): a long query's patterns start with most letters, and
-    /// this rejects nearly every other word before its end is looked for.
+    /// second 0 for a word of one byte), by ``pair(_:_:)``: a long query's patterns start with
+    /// most letters, and this rejects nearly every other word before its end is looked for.
     let pairs: [UInt64]
     /// The query word each pattern stands for, `0..<groupCount`: a stem, its form without a
     /// final "i", and the words it begins are one query word ("dependency" and "depend").
@@ -136,7 +136,7 @@ struct SnippetMatcher {
         for pattern in patterns { starts.append(starts[starts.count - 1] + pattern.count) }
         self.starts = starts
         var byteClasses = Self.wordByteClasses
-        var pairs = [UInt64](repeating: 0, count: 1 << 10)
+        var pairs = [UInt64](repeating: 0, count: 1 << 4)
         for pattern in patterns where !pattern.isEmpty {
             // The bytes that lower to a pattern's first byte: itself, and its upper case.
             if SnippetWindow.lowered(pattern[0]) == pattern[0] {
@@ -173,7 +173,9 @@ struct SnippetMatcher {
     /// ``byteClasses`` before any pattern: the word bytes.
     private static let wordByteClasses = (0...255).map { SnippetWindow.isWordByte(UInt8($0)) ? wordByte : 0 }
 
-    private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first) << 8 | Int(second) }
+    /// Ten bits of a pair, the low five of each byte: a filter may let a few words too many
+    /// through to ``match(_:_:)``, and 128 bytes are cleared per matcher instead of 8 kB.
+    private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first & 0x1F) << 5 | Int(second & 0x1F) }
 
     /// Whether a pattern may match the word starting at `start`, from its first two bytes.
     @inline(__always)

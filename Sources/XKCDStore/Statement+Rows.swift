@@ -35,7 +35,8 @@ extension Statement {
             let code =
                 switch value {
                 case .integer(let integer): sqlite3_bind_int64(statement, index, Int64(integer))
-                case .text(let text): sqlite3_bind_text(statement, index, text, -1, transient)
+                // withCString: the implicit conversion copied the text into an array first.
+                case .text(let text): text.withCString { sqlite3_bind_text(statement, index, $0, -1, transient) }
                 }
             guard code == SQLITE_OK else { throw error(code) }
         }
