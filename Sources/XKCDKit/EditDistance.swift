@@ -11,7 +11,8 @@ enum EditDistance {
         }
     }
 
-    /// The same against UTF-8 bytes.
+    /// The same against UTF-8 bytes, as spelling candidates are read: no String is made of the
+    /// many that are not near.
     static func damerauLevenshtein(_ a: [UInt8], _ b: UnsafeRawBufferPointer, limit: Int) -> Int {
         a.withUnsafeBufferPointer { a in
             b.withMemoryRebound(to: UInt8.self) { damerauLevenshtein(a, $0, limit: limit) }

@@ -335,7 +335,8 @@ extension Array {
                     rest.append(element)
                 }
             }
-            // The worst to the back, one at a time.
+            // Heapsort: the root is the worst left, so moving it behind the heap each time leaves
+            // the best first.
             for end in stride(from: count - 1, to: 0, by: -1) {
                 heap.swapAt(0, end)
                 Self.siftDown(heap, from: 0, end: end, by: areInIncreasingOrder)

@@ -18,9 +18,11 @@ extension ComicDatabase.Snapshot {
     func comicIDsFromPostings(matching text: TextQuery) throws -> [Comic.ID]? {
         let lengths = try rankingCache.documentLengths(db)
         guard lengths.isCurrent else { return nil }
-        var evaluator = try BooleanEvaluator(db: db, tokenizer: rankingCache.tokenizers(db).stems, maxID: lengths.maxID)
-        // The root as FTS5Expression renders it: its positive operands and its exclusions.
+        // The root as FTS5Expression renders it: its positive operands and its exclusions. One
+        // of exclusions only is every comic but those, which FTS5's statement lists.
         let operands: [TextQuery] = if case .and(let list) = text { list } else { [text] }
+        guard operands.contains(where: { if case .not = $0 { false } else { true } }) else { return nil }
+        let evaluator = BooleanEvaluator(db: db, tokenizer: try rankingCache.tokenizers(db).stems, maxID: lengths.maxID)
         guard case .matches(let matched)? = try evaluator.evaluate(.and(operands)) else { return nil }
         return matched.ids
     }
@@ -76,7 +78,7 @@ private struct BooleanEvaluator {
     let tokenizer: any FTS5Tokenizer
     let maxID: Int
 
-    init(db: Database, tokenizer: any FTS5Tokenizer, maxID: Int) throws {
+    init(db: Database, tokenizer: any FTS5Tokenizer, maxID: Int) {
         self.db = db
         self.tokenizer = tokenizer
         self.maxID = maxID
@@ -89,7 +91,7 @@ private struct BooleanEvaluator {
         case matches(ComicSet)
     }
 
-    mutating func evaluate(_ text: TextQuery) throws -> Operand? {
+    func evaluate(_ text: TextQuery) throws -> Operand? {
         switch text {
         case .term(let word, let field):
             guard FTS5Expression.hasToken(word) else { return .dropped }

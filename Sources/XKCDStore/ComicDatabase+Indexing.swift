@@ -143,8 +143,12 @@ extension ComicDatabase {
                 """,
             arguments: [list])
         // In the same transaction: the ranking index no longer holds these documents as they are.
-        // This is the one place that writes documents, so the mark is never missed.
-        try db.execute(sql: "UPDATE setting SET value = '' WHERE key = 'rankingGeneration'")
+        // This is where the store writes documents, so no write of its own misses the mark. A
+        // new value each time: the ranking cache is keyed by it, and two stale spells must
+        // not share cached lengths.
+        try db.execute(sql: """
+            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = 'rankingGeneration'
+            """)
     }
 
     /// Re-creates the full-text index from the stored documents.

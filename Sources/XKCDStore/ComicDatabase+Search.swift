@@ -165,7 +165,7 @@ extension ComicDatabase.Snapshot {
                     let words = row.bytes(0)
                     var offset = 0
                     while let wordLength = Varint.read(words, at: &offset), let documentCount = Varint.read(words, at: &offset),
-                        offset + wordLength <= words.count
+                        wordLength <= words.count - offset
                     {
                         let word = UnsafeRawBufferPointer(rebasing: words[offset..<offset + wordLength])
                         offset += wordLength

@@ -223,7 +223,7 @@ struct SnippetWindow {
     var words: [Word]
     /// A word of the window: its bytes in the text, and whether it is a query word. A struct,
     /// not a tuple of a range, for the reason given at ``SnippetMatcher/starts``.
-    struct Word: Equatable {
+    struct Word {
         var start: Int, end: Int
         var isMatch: Bool
         var range: Range<Int> { start..<end }

@@ -47,7 +47,8 @@ public struct TermScores: Sendable {
     /// Score by comic id (dense; 0 for comics holding none of the stems).
     public var scores: [Double]
     /// How many of `stems` each comic holds, by comic id.
-    public var matchedStems: [UInt8]
+    /// Sixteen bits: a query of the longest allowed holds more than 255 stems.
+    public var matchedStems: [UInt16]
     /// How many of `stems` each field holds: `fieldMatches[id * 4 + field]`, fields in the
     /// order title, alt, transcript, explanation.
     public var fieldMatches: [UInt8]
@@ -68,15 +69,24 @@ public struct TermScores: Sendable {
 
 /// Field lengths of every comic, loaded once per ranking generation and shared by queries.
 struct DocumentLengths: Sendable {
-    /// Set anew by each rebuild of the ranking index; empty while documents have changed since
-    /// (``ComicDatabase/rankingIndexIsCurrent()``).
+    /// Set anew by each rebuild of the ranking index, and anew with ``stalePrefix`` each time
+    /// documents change before the next (``ComicDatabase/rankingIndexIsCurrent()``).
     var generation: String
     /// `lengths[id * 4 + field]`.
     var lengths: [Float]
     var averages: [Double]
     var documentCount: Int
     /// Whether the ranking index holds the documents as they are.
-    var isCurrent: Bool { !generation.isEmpty }
+    var isCurrent: Bool { !generation.hasPrefix(Self.stalePrefix) }
+    static let stalePrefix = "stale-"
+
+    /// The stored generation, read on every search to know whether cached lengths still hold.
+    static func generation(_ db: Database) throws -> String {
+        var generation = ""
+        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'")
+            .forEachRow { row in generation = row.text(0) }
+        return generation
+    }
     /// The highest comic number `lengths` has room for.
     var maxID: Int { lengths.count / RankingIndex.fieldCount - 1 }
 
@@ -161,15 +171,20 @@ extension DocumentLengths {
 ///
 /// Unchecked: a tokenizer keeps state between calls (the porter stemmer's buffer), so it is
 /// used only on the connection it was made for (``RankingCache/tokenizers(_:)``), which GRDB
-/// uses from one thread at a time. FTS5's built-in tokenizers hold nothing of the connection
-/// once made, so one outliving its connection is only memory.
+/// uses from one thread at a time. GRDB documents a tokenizer as valid only while its
+/// connection is open; the cache drops one once its connection is gone. FTS5's built-in
+/// tokenizers (porter, unicode61) keep nothing of the connection once made, only function
+/// pointers and their own memory, so releasing one after its connection closed is safe.
 final class QueryTokenizers: @unchecked Sendable {
     let stems: any FTS5Tokenizer
     let exactForms: any FTS5Tokenizer
+    /// The connection they were made for; nil once it is gone.
+    private(set) weak var database: Database?
 
-    init(stems: any FTS5Tokenizer, exactForms: any FTS5Tokenizer) {
-        self.stems = stems
-        self.exactForms = exactForms
+    init(_ db: Database) throws {
+        stems = try db.makeTokenizer(RankingIndex.tokenizerDescriptor)
+        exactForms = try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor)
+        database = db
     }
 }
 
@@ -188,7 +203,8 @@ final class RankingCache: Sendable {
             cached = (lengths.generation, weights, 0, nil)
         }
         guard var cached else { return nil }
-        if let values = cached.values { return values }
+        // The generation keys the weights to their lengths; the count checks it.
+        if let values = cached.values, values.count == lengths.lengths.count { return values }
         cached.lookups += 1
         if cached.lookups >= 3 { cached.values = lengths.occurrenceWeights(weights) }
         occurrenceWeights.withLock { [cached] in $0 = cached }
@@ -197,27 +213,23 @@ final class RankingCache: Sendable {
 
     /// The query tokenizers of each connection, made once: GRDB's `makeTokenizer` prepares a
     /// statement to find FTS5 and creates the tokenizer on each call, a twentieth of a one-word
-    /// search. A handful of connections, so a list rather than a dictionary (see
-    /// ``ComicDatabase/Snapshot/summaries(of:)``); the oldest is dropped past eight.
-    private let tokenizers = Mutex<[(connection: UInt, tokenizers: QueryTokenizers)]>([])
+    /// search. Found by the identity of the connection's `Database`, held weakly, so that a
+    /// closed connection's tokenizers are never handed to another. A handful of connections, so
+    /// a list rather than a dictionary (see ``ComicDatabase/Snapshot/summaries(of:)``).
+    private let tokenizers = Mutex<[QueryTokenizers]>([])
 
     func tokenizers(_ db: Database) throws -> QueryTokenizers {
-        let connection = UInt(bitPattern: db.sqliteConnection)
-        if let cached = tokenizers.withLock({ $0.first { $0.connection == connection }?.tokenizers }) { return cached }
-        let made = QueryTokenizers(
-            stems: try db.makeTokenizer(RankingIndex.tokenizerDescriptor),
-            exactForms: try db.makeTokenizer(RankingIndex.exactTokenizerDescriptor))
+        if let cached = tokenizers.withLock({ $0.first { $0.database === db } }) { return cached }
+        let made = try QueryTokenizers(db)
         tokenizers.withLock { list in
-            if list.count >= 8 { list.removeFirst() }
-            list.append((connection, made))
+            list.removeAll { $0.database == nil }
+            list.append(made)
         }
         return made
     }
 
     func documentLengths(_ db: Database) throws -> DocumentLengths {
-        var generation = ""
-        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = 'rankingGeneration'")
-            .forEachRow { row in generation = row.text(0) }
+        let generation = try DocumentLengths.generation(db)
         if let cached = lengths.withLock({ $0 }), cached.generation == generation { return cached }
         let loaded = try DocumentLengths.load(db, generation: generation)
         lengths.withLock { $0 = loaded }
@@ -240,8 +252,7 @@ extension ComicDatabase {
     /// indexer stopped before its end. Searches then ask FTS5 what matches, and the next run of
     /// the indexer rebuilds it.
     public func rankingIndexIsCurrent() throws(StoreError) -> Bool {
-        let cache = rankingCache
-        return try read { db in try cache.documentLengths(db).isCurrent }
+        try read { db in try !DocumentLengths.generation(db).hasPrefix(DocumentLengths.stalePrefix) }
     }
 }
 
@@ -319,7 +330,7 @@ extension ComicDatabase.Snapshot {
         let size = lengths.maxID + 1
         let fieldCount = RankingIndex.fieldCount
         var scores = [Double](repeating: 0, count: size)
-        var matched = [UInt8](repeating: 0, count: size)
+        var matched = [UInt16](repeating: 0, count: size)
         var titleMatched = [UInt8](repeating: 0, count: size)
         var fieldMatches = [UInt8](repeating: 0, count: size * fieldCount)
         var titleShare = [Double](repeating: 0, count: size)
@@ -391,8 +402,8 @@ extension ComicDatabase.Snapshot {
                 var offset = 0
                 var id = 0
                 while let entry = Varint.read(bytes, at: &offset) {
-                    id += entry >> 1
-                    guard id < size, matched[id] > 0 else { continue }
+                    id &+= entry >> 1  // wrapping: a damaged blob must not trap
+                    guard id >= 0, id < size, matched[id] > 0 else { continue }
                     if form.isStemmed { scores[id] += exactShare }
                     if entry & 1 != 0 { titleForms[id] &+= 1 }
                 }

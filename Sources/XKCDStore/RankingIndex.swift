@@ -287,8 +287,11 @@ struct PostingsReader {
     /// the next call. nil at the end or on a damaged blob.
     @inline(__always)
     mutating func next() -> (id: Int, mask: UInt8)? {
-        guard let delta = Varint.read(bytes, at: &offset), offset < bytes.count else { return nil }
-        id += delta
+        // A damaged blob ends the postings rather than trapping on an overflow.
+        guard let delta = Varint.read(bytes, at: &offset), offset < bytes.count,
+            case (let next, false) = id.addingReportingOverflow(delta)
+        else { return nil }
+        id = next
         let mask = bytes[offset]
         offset += 1
         return (id, mask)

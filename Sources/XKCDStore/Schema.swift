@@ -148,19 +148,18 @@ enum Schema {
             try db.drop(table: "comicVocabulary")
             try db.drop(table: "comicExact")
         }
-        // Spelling candidates read as one blob per two first letters (``RankingIndex/writeSpellingBuckets(_:words:)``)
-        // instead of row by row through `spellingTermShape`, which goes.
+        // Spelling candidates are read as one blob per two first letters
+        // (``RankingIndex/writeSpellingBuckets(_:words:)``) instead of row by row through the
+        // index of v4, which is dropped. The ranking index is rebuilt, which fills the blobs:
+        // an index an earlier version left with its ranking data behind its documents (a run
+        // stopped before the rebuild, which it did not mark) is then current too.
         migrator.registerMigration("v7-spelling-buckets") { db in
             try db.create(table: "spellingBucket", options: .withoutRowID) { t in
                 t.primaryKey("prefix", .text)
                 t.column("words", .blob).notNull()
             }
             try db.execute(sql: "DROP INDEX spellingTermShape")
-            var words: [(word: ArraySlice<UInt8>, documentCount: Int)] = []
-            try db.cachedStatement(sql: "SELECT term, documentCount FROM spellingTerm ORDER BY term").forEachRow { row in
-                words.append((Array(row.bytes(0))[...], row.integer(1)))
-            }
-            try RankingIndex.writeSpellingBuckets(db, words: words)
+            try RankingIndex.rebuild(db)
         }
         return migrator
     }

@@ -74,6 +74,19 @@ struct IndexerEndToEndTests {
         }
     }
 
+    /// A run that stopped after storing its documents but before rebuilding the ranking index
+    /// leaves it out of date; the next run rebuilds it.
+    @Test func aRunRebuildsARankingIndexLeftOutOfDate() async throws {
+        try await withIndexingHarness(latest: 581) { harness in
+            _ = try await harness.makeIndexer().run()
+            #expect(try harness.database.rankingIndexIsCurrent())
+            try harness.database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
+            #expect(try harness.database.rankingIndexIsCurrent() == false)
+            _ = try await harness.makeIndexer().run()
+            #expect(try harness.database.rankingIndexIsCurrent())
+        }
+    }
+
     @Test func newLatestComicIsTheOnlyNewNumberAskedFor() async throws {
         try await withIndexingHarness(latest: 3174) { harness in
             // The first 3174 numbers come from a mirror, which is quicker than 3174 requests; the

@@ -38,6 +38,32 @@ enum Sample {
 @Suite struct ComicDatabaseTests {
     let database = try! ComicDatabase.inMemory()
 
+    /// Each spell of documents newer than the ranking index has its own generation: lengths
+    /// cached during one are not taken for another, after a rebuild in between added a comic.
+    @Test func staleSpellsDoNotShareCachedLengths() throws {
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.rebuildRankingIndex()
+        try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
+        #expect(try database.termScores(for: ["sandwich"]).matchingAll == [149])
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+        try database.rebuildRankingIndex()
+        try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
+        #expect(try database.rankingIndexIsCurrent() == false)
+        #expect(try database.termScores(for: ["exploits"]).matchingAll == [327])
+    }
+
+    /// Damaged spelling blobs end the lookup; they never trap.
+    @Test func damagedSpellingBlobsAreReadSafely() throws {
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.rebuildRankingIndex()
+        try database.writer.write { db in
+            try db.execute(sql: "UPDATE spellingBucket SET words = x'FFFFFFFFFFFFFFFF7F01' || words WHERE prefix = 'sa'")
+            try db.execute(sql: "UPDATE rankingTerm SET postings = x'FFFFFFFFFFFFFFFF7F01' || postings WHERE term = 'sandwich'")
+        }
+        #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich") }.isEmpty)
+        _ = try database.termScores(for: ["sandwich"])
+    }
+
     /// Documents stored after the ranking index was built (a run of the indexer stopped before
     /// rebuilding it) are matched by FTS5 until the next rebuild.
     @Test func documentsNewerThanTheRankingIndexAreMatchedByFTS5() throws {

@@ -127,6 +127,15 @@ import _XKCDTestSupport
         }
     }
 
+    /// Line breaks around and between query words fold to single spaces, with the marks in
+    /// place, however the text is cut into pieces at the query words.
+    @Test func lineBreaksBesideQueryWordsFold() {
+        #expect(snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
+        #expect(snippet("\n\nalpha\n", words: ["alpha"]) == "[alpha]")
+        // Spaces beside a break stay, as the rule of joiningLines says.
+        #expect(snippet("alpha\u{C}beta \u{2028} gamma", words: ["alpha", "beta"]) == "[alpha] [beta]   gamma")
+    }
+
     /// Line breaks are folded on bytes; the rule is that of the scalars: split at each line
     /// break, drop empty pieces, join with single spaces.
     @Test func lineBreaksFoldAsTheScalarRuleSays() {
