@@ -22,7 +22,8 @@ extension ComicDatabase.Snapshot {
         // of exclusions only is every comic but those, which FTS5's statement lists.
         let operands: [TextQuery] = if case .and(let list) = text { list } else { [text] }
         guard operands.contains(where: { if case .not = $0 { false } else { true } }) else { return nil }
-        let evaluator = BooleanEvaluator(db: db, tokenizer: try rankingCache.tokenizers(db).stems, maxID: lengths.maxID)
+        let evaluator = BooleanEvaluator(
+            db: db, tokenizer: try rankingCache.tokenizers(db).stems, lookup: try postingsLookup(), maxID: lengths.maxID)
         guard case .matches(let matched)? = try evaluator.evaluate(.and(operands)) else { return nil }
         return matched.ids
     }
@@ -76,13 +77,9 @@ struct ComicSet {
 private struct BooleanEvaluator {
     let db: Database
     let tokenizer: any FTS5Tokenizer
+    /// The ranking index's lookup of one term (``ComicDatabase/Snapshot/postingsLookup()``).
+    let lookup: Statement
     let maxID: Int
-
-    init(db: Database, tokenizer: any FTS5Tokenizer, maxID: Int) {
-        self.db = db
-        self.tokenizer = tokenizer
-        self.maxID = maxID
-    }
 
     /// What an operand comes to: nothing searchable (FTS5Expression leaves it out), or the
     /// comics it matches. nil from ``evaluate(_:)`` means only FTS5 can tell.
@@ -144,8 +141,7 @@ private struct BooleanEvaluator {
 
     private func comics(holding term: String, in field: SearchField?) throws -> ComicSet {
         var set = ComicSet(maxID: maxID)
-        try db.cachedStatement(sql: "SELECT postings FROM rankingTerm WHERE term = ?")
-            .forEachRow(binding: [.text(term)]) { row in add(row.bytes(0), in: field, to: &set) }
+        try lookup.forEachRow(binding: [.text(term)]) { row in add(row.bytes(1), in: field, to: &set) }
         return set
     }
 

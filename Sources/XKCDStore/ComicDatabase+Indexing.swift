@@ -126,7 +126,6 @@ extension ComicDatabase {
     /// every statement savepoint, so a statement per comic would leave one tiny segment each.
     private func refreshSearchDocuments(_ db: Database, ids: [Int]) throws {
         guard !ids.isEmpty else { return }
-        let list = "[" + ids.map(String.init).joined(separator: ",") + "]"
         try db.execute(
             sql: """
                 INSERT INTO searchDocument(id, title, alt, transcript, explanation)
@@ -141,7 +140,7 @@ extension ComicDatabase {
                     title = excluded.title, alt = excluded.alt,
                     transcript = excluded.transcript, explanation = excluded.explanation
                 """,
-            arguments: [list])
+            arguments: [jsonArray(ids)])
         // In the same transaction: the ranking index no longer holds these documents as they are.
         // This is where the store writes documents, so no write of its own misses the mark. A
         // new value each time: the ranking cache is keyed by it, and two stale spells must

@@ -464,16 +464,6 @@ struct SnippetWindow {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// `utf8` split at line breaks (the scalars `Character.isNewline` accepts) with empty
-    /// pieces dropped, joined by single spaces.
-    static func joiningLines(_ utf8: [UInt8]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: max(utf8.count, 1)) { buffer, count in
-            var writer = LineFoldingWriter(buffer.baseAddress!)
-            utf8.withUnsafeBufferPointer { writer.write($0) }
-            count = writer.count
-        }
-    }
 }
 
 /// Copies bytes to memory, splitting them at line breaks (the scalars `Character.isNewline`

@@ -10,7 +10,7 @@ extension ComicDatabase.Snapshot {
     /// ```
     public func titleWords(among words: [String]) throws(StoreError) -> Set<String> {
         try wrapped {
-            let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
+            let lookup = try postingsLookup()
             var found: Set<String> = []
             for word in words {
                 guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + word, lookup: lookup) else { continue }

@@ -269,7 +269,7 @@ extension ComicDatabase.Snapshot {
             let lengths = try rankingCache.documentLengths(db)
             let tokenizers = try rankingCache.tokenizers(db)
             let tokenizer = tokenizers.stems, exactTokenizer = tokenizers.exactForms
-            let lookup = try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
+            let lookup = try postingsLookup()
             var query = QueryTerms()
             for word in words {
                 var wordStems: [String] = []
@@ -305,6 +305,12 @@ extension ComicDatabase.Snapshot {
         }
     }
 
+    /// The statement that reads one term's row of the ranking index (its exact forms are
+    /// `"=" + form`), for ``postings(of:lookup:)`` and readers in place.
+    func postingsLookup() throws -> Statement {
+        try db.cachedStatement(sql: "SELECT documentCount, postings FROM rankingTerm WHERE term = ?")
+    }
+
     /// How many comics hold `term`, and its postings, or nil when no comic does.
     static func postings(of term: String, lookup: Statement) throws -> (documentCount: Int, postings: Data)? {
         var found: (Int, Data)?
@@ -335,8 +341,6 @@ extension ComicDatabase.Snapshot {
         var fieldMatches = [UInt8](repeating: 0, count: size * fieldCount)
         var titleShare = [Double](repeating: 0, count: size)
         var coverageShare = [Double](repeating: 0, count: size)
-        var candidates: [Int] = []
-        candidates.reserveCapacity(min(size, query.blobs.reduce(0) { $0 + $1.documentCount }))
         let n = Double(max(lengths.documentCount, 1))
         let idfs = query.blobs.map { log(1 + (n - Double($0.documentCount) + 0.5) / (Double($0.documentCount) + 0.5)) }
         let idfTotal = max(idfs.reduce(0, +), 1e-9)
@@ -375,7 +379,6 @@ extension ComicDatabase.Snapshot {
                             weighted += occurrenceWeight * Double(frequency)
                         }
                         guard id < size else { continue }
-                        if matched[id] == 0 { candidates.append(id) }
                         matched[id] &+= 1
                         scores[id] += idf * weighted / (weights.k1 + weighted)
                         coverageShare[id] += share
@@ -409,6 +412,9 @@ extension ComicDatabase.Snapshot {
                 }
             }
         }
+        // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in XKCDKit
+        // for what the standard library's sort costs a one-search process.
+        let candidates = (0..<size).filter { matched[$0] > 0 }
         for id in candidates {
             scores[id] += weights.coverage * coverageShare[id] + weights.titleCoverage * titleShare[id]
             // The title is the query, word for word ("is it worth the time"); in the very
@@ -420,9 +426,6 @@ extension ComicDatabase.Snapshot {
                 scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
             }
         }
-        // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in XKCDKit
-        // for what the standard library's sort costs a one-search process.
-        candidates = (0..<size).filter { matched[$0] > 0 }
         return TermScores(
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,

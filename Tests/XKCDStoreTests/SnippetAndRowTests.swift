@@ -132,7 +132,7 @@ import _XKCDTestSupport
     @Test func lineBreaksBesideQueryWordsFold() {
         #expect(snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
         #expect(snippet("\n\nalpha\n", words: ["alpha"]) == "[alpha]")
-        // Spaces beside a break stay, as the rule of joiningLines says.
+        // Spaces beside a break stay, as LineFoldingWriter's rule says.
         #expect(snippet("alpha\u{C}beta \u{2028} gamma", words: ["alpha", "beta"]) == "[alpha] [beta]   gamma")
     }
 
@@ -152,7 +152,13 @@ import _XKCDTestSupport
             var view = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...40, using: &random) { view.append(scalars.randomElement(using: &random)!) }
             let text = String(view)
-            let folded = String(decoding: SnippetWindow.joiningLines(Array(text.utf8)), as: UTF8.self)
+            let utf8 = Array(text.utf8)
+            let folded = String(
+                decoding: [UInt8](unsafeUninitializedCapacity: max(utf8.count, 1)) { buffer, count in
+                    var writer = LineFoldingWriter(buffer.baseAddress!)
+                    utf8.withUnsafeBufferPointer { writer.write($0) }
+                    count = writer.count
+                }, as: UTF8.self)
             #expect(folded == reference(text), "\(text.debugDescription)")
         }
     }
