@@ -66,14 +66,18 @@ public struct ComicDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Reads map the file instead of copying its pages in: a page of results reads tens of
             // kilobytes of explanations. Nothing vacuums the index, so the file never shrinks
-            // under a mapping.
-            try db.execute(sql: "PRAGMA mmap_size = 268435456")
+            // under a mapping. Run directly: GRDB's first `execute(sql:)` in a process has the
+            // runtime scan every protocol conformance in the binary.
+            try db.executeDirectly("PRAGMA mmap_size = 268435456")
         }
         configuration.busyMode = .timeout(Self.busyTimeout)
         if connections == .readOnly {
             configuration.readonly = true
+            // Nothing is written, and GRDB would otherwise run `PRAGMA foreign_keys = ON`
+            // through its `execute(sql:)` (see above).
+            configuration.foreignKeysEnabled = false
             let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
-            let isCurrent = try connecting(to: path) { try queue.read(Schema.isCurrent) }
+            let isCurrent = try connecting(to: path) { try queue.readTransaction(Schema.isCurrent) }
             if isCurrent { return ComicDatabase(current: queue) }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
             // reader must not write an index's tables into it.
@@ -135,7 +139,7 @@ public struct ComicDatabase: Sendable {
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
-        try wrapped { try writer.read(body) }
+        try wrapped { try writer.readTransaction(body) }
     }
 
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {

@@ -107,10 +107,16 @@ struct DocumentLengths: Sendable {
         reason: "its ranking data is damaged or was written by another version; run 'xkcd-search index --rebuild', or delete the index and run 'xkcd-search index'")
 
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
-        let blob = try Data.fetchOne(db, sql: "SELECT value FROM rankingData WHERE name = 'lengths'") ?? Data()
+        var loaded: DocumentLengths?
+        try db.cachedStatement(sql: "SELECT value FROM rankingData WHERE name = 'lengths'").forEachRow { row in
+            loaded = try decode(row.bytes(0), generation: generation)
+        }
+        return try loaded ?? decode(UnsafeRawBufferPointer(start: nil, count: 0), generation: generation)
+    }
+
+    private static func decode(_ blob: UnsafeRawBufferPointer, generation: String) throws -> DocumentLengths {
         let fieldCount = RankingIndex.fieldCount
         var totals = [Double](repeating: 0, count: fieldCount)
-        var documentCount = 0
         // An index with no comics yet has no lengths.
         guard !blob.isEmpty else {
             return DocumentLengths(
@@ -118,25 +124,23 @@ struct DocumentLengths: Sendable {
                 averages: [Double](repeating: 1, count: fieldCount), documentCount: 0)
         }
         guard blob.count >= 8, (blob.count - 8) % (4 * fieldCount) == 0,
-            blob.withUnsafeBytes({ UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }) == format
+            UInt32(littleEndian: blob.loadUnaligned(as: UInt32.self)) == format
         else { throw damaged }
         let valueCount = (blob.count - 8) / 4
-        var lengths: [Float] = blob.withUnsafeBytes { bytes in
-            documentCount = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
-            return [Float](unsafeUninitializedCapacity: valueCount) { lengths, count in
-                totals.withUnsafeMutableBufferPointer { totals in
-                    // Comic by comic, each field's total summed in number order as before.
-                    for base in stride(from: 0, to: valueCount, by: fieldCount) {
-                        for field in 0..<fieldCount {
-                            let length = UInt32(
-                                littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * (base + field + 2), as: UInt32.self))
-                            lengths[base + field] = Float(length)
-                            totals[field] += Double(length)
-                        }
+        let documentCount = Int(UInt32(littleEndian: blob.loadUnaligned(fromByteOffset: 4, as: UInt32.self)))
+        var lengths = [Float](unsafeUninitializedCapacity: valueCount) { lengths, count in
+            totals.withUnsafeMutableBufferPointer { totals in
+                // Comic by comic, each field's total summed in number order as before.
+                for base in stride(from: 0, to: valueCount, by: fieldCount) {
+                    for field in 0..<fieldCount {
+                        let length = UInt32(
+                            littleEndian: blob.loadUnaligned(fromByteOffset: 4 * (base + field + 2), as: UInt32.self))
+                        lengths[base + field] = Float(length)
+                        totals[field] += Double(length)
                     }
                 }
-                count = valueCount
             }
+            count = valueCount
         }
         if lengths.isEmpty { lengths = [Float](repeating: 0, count: fieldCount) }
         let count = max(documentCount, 1)

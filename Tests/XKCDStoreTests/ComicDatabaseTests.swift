@@ -251,6 +251,42 @@ enum Sample {
         #expect(throws: StoreError.cannotWrite(reason: "the file is read-only")) { try reader.setCurrentComicID(149) }
     }
 
+    /// A search reads in one transaction begun through SQLite itself: what another connection
+    /// writes meanwhile stays out of it, and it ends even when the search throws.
+    @Test(arguments: [ComicDatabase.Connections.pool, .readOnly])
+    func aReadingIsOneSnapshotAndAlwaysEnds(_ connections: ComicDatabase.Connections) throws {
+        try withIndexPath { path in
+            // A pool, as the indexer writes: in WAL mode a write need not wait for the reader.
+            let writer = try ComicDatabase.open(at: path, connections: .pool)
+            try writer.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+            let reader = try ComicDatabase.open(at: path, connections: connections)
+            let seen = try reader.reading { snapshot in
+                let before = try snapshot.summaries(of: [149, 327]).map { $0?.title }
+                try writer.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+                return (before, try snapshot.summaries(of: [149, 327]).map { $0?.title })
+            }
+            #expect(seen.0 == ["Sandwich", nil])
+            #expect(seen.1 == ["Sandwich", nil])
+
+            struct Stop: Error {}
+            #expect(throws: Stop.self) { try reader.reading { _ in throw Stop() } }
+            // The thrown reading ended its transaction: the next one begins, and sees the write.
+            #expect(try reader.reading { try $0.summaries(of: [327]).map { $0?.title } } == ["Exploits of a Mom"])
+        }
+    }
+
+    /// `isCurrent` asks only for the newest migration, which must be the last one registered.
+    @Test func theNewestMigrationSaysTheIndexIsCurrent() throws {
+        #expect(Schema.migrator.migrations.last == Schema.latestMigration)
+        let queue = try DatabaseQueue()
+        let previous = Schema.migrator.migrations.dropLast().last!
+        try Schema.migrator.migrate(queue, upTo: previous)
+        #expect(try queue.read(Schema.isCurrent) == false)
+        try Schema.migrator.migrate(queue)
+        #expect(try queue.read(Schema.isCurrent))
+        #expect(try DatabaseQueue().read(Schema.isCurrent) == false)
+    }
+
     /// An index written by an older version is migrated even when opened for reading only.
     @Test func aReadOnlyOpenMigratesAnOlderIndex() throws {
         try withIndexPath { path in

@@ -78,13 +78,7 @@ extension XKCDSearch {
 
             /// Returns the engine, whose connection closes when the caller lets it go.
             func searchAndPrint() throws -> SearchEngine {
-                // Joined by hand: `joined(separator:)` is generic over string types, and its first
-                // call checks `String: StringProtocol` by scanning every conformance in the binary.
-                var text = ""
-                for (index, word) in words.enumerated() {
-                    if index > 0 { text += " " }
-                    text += word
-                }
+                let text = Self.spaced(words)
                 let engine = SearchEngine(database: try GlobalOptions.openDatabase(at: database, connections: .readOnly))
                 let results = try engine.search(text, limit: limit, page: page)
                 if json {
@@ -109,7 +103,19 @@ extension XKCDSearch {
                 let parts = words.contains(where: { $0.hasPrefix("-") })
                     ? ["xkcd-search", "search"] + options + ["--"] + quoted
                     : ["xkcd-search", "search"] + quoted + options
-                return parts.joined(separator: " ")
+                return Self.spaced(parts)
+            }
+
+            /// `words` joined by spaces, by hand: `joined(separator:)` is generic over collections
+            /// of strings, and its first call in a process scans every protocol conformance in
+            /// the binary (0.3M instructions).
+            static func spaced(_ words: [String]) -> String {
+                var text = ""
+                for (index, word) in words.enumerated() {
+                    if index > 0 { text += " " }
+                    text += word
+                }
+                return text
             }
 
             /// `word` as one shell word: as it is when nothing in it is special to a shell,
@@ -137,14 +143,20 @@ extension XKCDSearch.Search.Request {
     init?(plainArguments arguments: [String]) {
         words = []
         var index = arguments.startIndex
-        // Options read so far: a repeat is left to ArgumentParser.
-        var seen: Set<String> = []
+        // Options read so far: a repeat is left to ArgumentParser. An array, not a set: a
+        // process's first set of strings has the runtime scan the binary's conformances.
+        var seen: [String] = []
+        func firstTime(_ option: String) -> Bool {
+            if seen.contains(option) { return false }
+            seen.append(option)
+            return true
+        }
         var afterTerminator = false
         /// The value after an option, once; nil (so ArgumentParser decides) when it is missing,
         /// looks like an option or the option came before.
         func value(of option: String) -> String? {
             index += 1
-            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), seen.insert(option).inserted else { return nil }
+            guard index < arguments.endIndex, !arguments[index].hasPrefix("-"), firstTime(option) else { return nil }
             return arguments[index]
         }
         while index < arguments.endIndex {
@@ -155,10 +167,10 @@ extension XKCDSearch.Search.Request {
                 switch argument {
                 case "--": afterTerminator = true
                 case "--json":
-                    guard seen.insert(argument).inserted else { return nil }
+                    guard firstTime(argument) else { return nil }
                     json = true
                 case "-v", "--verbose":
-                    guard seen.insert("--verbose").inserted else { return nil }  // a search logs nothing
+                    guard firstTime("--verbose") else { return nil }  // a search logs nothing
                 case "--db":
                     guard let path = value(of: argument) else { return nil }
                     database = path
