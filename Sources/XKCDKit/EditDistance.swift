@@ -3,51 +3,11 @@ enum EditDistance {
     /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
     /// transpositions) between two byte strings, giving up once it must exceed `limit`.
     static func damerauLevenshtein(_ a: [UInt8], _ b: some StringProtocol, limit: Int) -> Int {
-        a.withUnsafeBufferPointer { a in
-            if let distance = b.utf8.withContiguousStorageIfAvailable({ damerauLevenshtein(a, $0, limit: limit) }) {
-                return distance
-            }
-            return Array(b.utf8).withUnsafeBufferPointer { damerauLevenshtein(a, $0, limit: limit) }
+        let typed = TypedWord(a)
+        if let distance = b.utf8.withContiguousStorageIfAvailable({ typed.distance(to: $0, limit: limit) }) {
+            return distance
         }
-    }
-
-    /// The same against UTF-8 bytes, as spelling candidates are read: no String is made of the
-    /// many that are not near.
-    static func damerauLevenshtein(_ a: [UInt8], _ b: UnsafeRawBufferPointer, limit: Int) -> Int {
-        a.withUnsafeBufferPointer { a in
-            b.withMemoryRebound(to: UInt8.self) { damerauLevenshtein(a, $0, limit: limit) }
-        }
-    }
-
-    /// The same over raw bytes, its three rows on the stack: a typo is checked against hundreds
-    /// of words.
-    static func damerauLevenshtein(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-        if abs(a.count - b.count) > limit { return limit + 1 }
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        if letterBound(a, b) > limit { return limit + 1 }
-        let width = b.count + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
-            // Three rows in one buffer: two back, one back, current.
-            rows.initialize(repeating: 0)
-            for j in 0...b.count { rows[width + j] = j }
-            var twoBack = 0, oneBack = width, current = 2 * width
-            for i in 1...a.count {
-                rows[current] = i
-                var rowMinimum = i
-                for j in 1...b.count {
-                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                    var value = min(rows[oneBack + j] + 1, rows[current + j - 1] + 1, rows[oneBack + j - 1] + cost)
-                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                        value = min(value, rows[twoBack + j - 2] + 1)
-                    }
-                    rows[current + j] = value
-                    rowMinimum = min(rowMinimum, value)
-                }
-                if rowMinimum > limit { return limit + 1 }
-                (twoBack, oneBack, current) = (oneBack, current, twoBack)
-            }
-            return rows[oneBack + b.count]
-        }
+        return Array(b.utf8).withUnsafeBufferPointer { typed.distance(to: $0, limit: limit) }
     }
 
     /// Half the difference between the counts of the letters a to z in `a` and in `b`, rounded
@@ -55,18 +15,96 @@ enum EditDistance {
     /// transposition none). It costs a fraction of the distance, and most spelling candidates
     /// already exceed the limit by it.
     static func letterBound(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        // Counts on the stack: a typo checks a thousand words this way. The letters `b` has
-        // more of are counted as met, then those `a` has more of.
-        var counts = InlineArray<26, Int>(repeating: 0)
-        var difference = 0
-        for byte in a where byte &- UInt8(ascii: "a") < 26 { counts[Int(byte &- UInt8(ascii: "a"))] += 1 }
-        for byte in b where byte &- UInt8(ascii: "a") < 26 {
-            let letter = Int(byte &- UInt8(ascii: "a"))
-            // A letter `a` has more of cancels one of them; past that, `b` has one more.
-            if counts[letter] <= 0 { difference += 1 }
-            counts[letter] -= 1
+        LetterCounts(a).bound(to: b)
+    }
+
+    /// The letters a to z of a word, counted once to be compared with many words.
+    struct LetterCounts {
+        private var counts = InlineArray<26, Int16>(repeating: 0)
+        private var total = 0
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes where byte &- UInt8(ascii: "a") < 26 {
+                counts[Int(byte &- UInt8(ascii: "a"))] &+= 1
+                total += 1
+            }
         }
-        for letter in 0..<26 where counts[letter] > 0 { difference += counts[letter] }
-        return (difference + 1) / 2
+
+        /// ``EditDistance/letterBound(_:_:)`` of the counted word and `b`.
+        func bound(to b: UnsafeBufferPointer<UInt8>) -> Int {
+            // A letter of `b` the counted word still has left cancels one of them; any other
+            // is one `b` has more of. What is left uncancelled is what the word has more of.
+            var left = counts
+            var uncancelled = total, extra = 0
+            for byte in b where byte &- UInt8(ascii: "a") < 26 {
+                let letter = Int(byte &- UInt8(ascii: "a"))
+                if left[letter] > 0 { uncancelled -= 1 } else { extra += 1 }
+                left[letter] &-= 1
+            }
+            return (uncancelled + extra + 1) / 2
+        }
+    }
+
+    /// A typed word compared with many indexed words: a typo is checked against a thousand.
+    struct TypedWord {
+        let bytes: [UInt8]
+        let letters: LetterCounts
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            letters = bytes.withUnsafeBufferPointer(LetterCounts.init)
+        }
+
+        /// The distance to the UTF-8 bytes of a word as spelling candidates are read: no
+        /// String is made of the many that are not near.
+        func distance(to b: UnsafeRawBufferPointer, limit: Int) -> Int {
+            b.withMemoryRebound(to: UInt8.self) { distance(to: $0, limit: limit) }
+        }
+
+        /// ``EditDistance/damerauLevenshtein(_:_:limit:)``: the exact distance when it is at
+        /// most `limit`, else `limit + 1`.
+        func distance(to b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+            let limit = max(limit, 0)
+            if abs(bytes.count - b.count) > limit { return limit + 1 }
+            if bytes.isEmpty || b.isEmpty { return max(bytes.count, b.count) }
+            if letters.bound(to: b) > limit { return limit + 1 }
+            return bytes.withUnsafeBufferPointer { EditDistance.banded($0, b, limit: limit) }
+        }
+    }
+
+    /// The distance within `limit`, computed only for cells at most `limit` off the diagonal:
+    /// an alignment costing at most `limit` never leaves that band (a transposition moves
+    /// along it), and outside it every cell is taken as `limit + 1`.
+    private static func banded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
+        let width = b.count + 2, beyond = limit + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
+            // Three rows in one buffer: two back, one back, current. A row's cells right of its
+            // band are never written (an earlier row's band ended further left), so they keep
+            // `beyond` for the next row's band edge to read.
+            rows.initialize(repeating: beyond)
+            for j in 0...min(b.count, limit) { rows[width + j] = j }
+            var twoBack = 0, oneBack = width, current = 2 * width
+            for i in 1...a.count {
+                let first = max(1, i - limit), last = min(b.count, i + limit)
+                // Left of the band: column 0 is `i` deletions, inside the band or not.
+                rows[current + first - 1] = first == 1 ? min(i, beyond) : beyond
+                var rowMinimum = rows[current + first - 1]
+                if first <= last {
+                    for j in first...last {
+                        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                        var value = min(rows[oneBack + j] + 1, rows[current + j - 1] + 1, rows[oneBack + j - 1] + cost)
+                        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                            value = min(value, rows[twoBack + j - 2] + 1)
+                        }
+                        value = min(value, beyond)
+                        rows[current + j] = value
+                        rowMinimum = min(rowMinimum, value)
+                    }
+                }
+                if rowMinimum > limit { return beyond }
+                (twoBack, oneBack, current) = (oneBack, current, twoBack)
+            }
+            return rows[oneBack + b.count]
+        }
     }
 }

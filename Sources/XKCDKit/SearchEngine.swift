@@ -283,13 +283,13 @@ public struct SearchEngine: Sendable {
             guard typed.count >= 3, typed.allSatisfy({ $0.isASCII && $0.isLetter }) else { continue }
             let allowed = typed.count <= 4 ? 1 : 2
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
-            let typedBytes = Array(typed.utf8)
+            let typedWord = EditDistance.TypedWord(Array(typed.utf8))
             var nearest: [(term: String, distance: Int, count: Int)] = []
             let candidates = try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
-                !bytes.elementsEqual(typedBytes) && EditDistance.damerauLevenshtein(typedBytes, bytes, limit: allowed) <= allowed
+                !bytes.elementsEqual(typedWord.bytes) && typedWord.distance(to: bytes, limit: allowed) <= allowed
             }
             for (term, count) in candidates {
-                let distance = EditDistance.damerauLevenshtein(typedBytes, term, limit: allowed)
+                let distance = EditDistance.damerauLevenshtein(typedWord.bytes, term, limit: allowed)
                 if let first = nearest.first, distance > first.distance { continue }
                 if let first = nearest.first, distance < first.distance { nearest.removeAll() }
                 nearest.append((term, distance, count))

@@ -312,6 +312,41 @@ struct EditDistanceTests {
         #expect(EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: limit) == expected)
     }
 
+    /// The banded computation against the whole table, on random words of a few letters (so
+    /// that transpositions and repeats are common), at every limit up to past the distance.
+    @Test func bandedDistancesEqualTheWholeTable() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let a = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
+            let b = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
+            let whole = Self.wholeTable(a, b)
+            for limit in 0...4 {
+                let expected = whole <= limit ? whole : limit + 1
+                let banded = EditDistance.damerauLevenshtein(a, String(decoding: b, as: UTF8.self), limit: limit)
+                // The empty word's distance is its length, whatever the limit, as before.
+                if a.isEmpty || b.isEmpty, abs(a.count - b.count) <= limit { #expect(banded == whole); continue }
+                #expect(banded == expected, "\(a) \(b) limit \(limit)")
+            }
+        }
+    }
+
+    /// Optimal string alignment over the whole table, as written down.
+    static func wholeTable(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
+    }
+
     /// The letter bound never exceeds the distance, so a word it rules out is beyond the limit.
     @Test(arguments: [
         ("python", "python", 0), ("pyhton", "python", 0), ("pythn", "python", 1), ("pithon", "python", 1),
