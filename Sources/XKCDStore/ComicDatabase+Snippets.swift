@@ -1,4 +1,5 @@
 import Foundation
+import CWordScan
 import GRDB
 import XKCDModel
 
@@ -67,10 +68,12 @@ struct SnippetMatcher {
     /// The patterns starting with byte `b` are `bucketed[bucketStarts[b]..<bucketStarts[b + 1]]`,
     /// in the order they are tried: a long query has dozens of patterns.
     let bucketed: [Int], bucketStarts: [Int]
-    /// The lower-case first bytes of the patterns, each repeated over a block (``WordBlocks``):
-    /// letters, which a block matches with its 0x20 bits set (so either case), and the others,
-    /// which it matches as it is.
-    let firstLetters: [UInt64], otherFirstBytes: [UInt64]
+    /// The lower-case first bytes of the patterns, for `xkcd_classify16`: letters, which match
+    /// either case, and the others, which match as they are.
+    let firstBytes: XKCDFirstBytes
+    /// Whether the patterns start with more than eight bytes: every word start is then read,
+    /// which costs less than comparing each block with them all.
+    let checksEveryStart: Bool
     /// A bit per pair of first two bytes, lowered, that a matching word may start with (the
     /// second 0 for a word of one byte), by ``pair(_:_:)``: a long query's patterns start with
     /// most letters, and this rejects nearly every other word before its end is looked for.
@@ -158,16 +161,23 @@ struct SnippetMatcher {
         for (position, index) in bucketed.enumerated().reversed() { bucketStarts[Int(patterns[index][0])] = position }
         for byte in stride(from: 255, through: 0, by: -1) { bucketStarts[byte] = min(bucketStarts[byte], bucketStarts[byte + 1]) }
         self.bucketStarts = bucketStarts
-        var firstLetters: [UInt64] = [], otherFirstBytes: [UInt64] = []
+        var firstLetters: [UInt8] = [], otherFirstBytes: [UInt8] = []
         for byte in 0...255 where byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte) {
             if UInt8(byte) &- UInt8(ascii: "a") < 26 {
-                firstLetters.append(WordBlocks.ones(UInt64(byte)))
+                firstLetters.append(UInt8(byte))
             } else {
-                otherFirstBytes.append(WordBlocks.ones(UInt64(byte)))
+                otherFirstBytes.append(UInt8(byte))
             }
         }
-        self.firstLetters = firstLetters
-        self.otherFirstBytes = otherFirstBytes
+        checksEveryStart = firstLetters.count + otherFirstBytes.count > 8
+        var firstBytes = XKCDFirstBytes()
+        if !checksEveryStart {
+            withUnsafeMutableBytes(of: &firstBytes.letters) { $0.copyBytes(from: firstLetters.flatMap { repeatElement($0, count: 16) }) }
+            withUnsafeMutableBytes(of: &firstBytes.others) { $0.copyBytes(from: otherFirstBytes.flatMap { repeatElement($0, count: 16) }) }
+            firstBytes.letterCount = Int32(firstLetters.count)
+            firstBytes.otherCount = Int32(otherFirstBytes.count)
+        }
+        self.firstBytes = firstBytes
     }
 
     /// ``byteClasses`` before any pattern: the word bytes.
@@ -214,9 +224,9 @@ struct SnippetMatcher {
 /// The words of one field around its densest cluster of query words.
 ///
 /// Explanations run to 200 kB, and a snippet used to cost most of a search while looking at
-/// every word. Words are found eight bytes at a time (``WordBlocks``): a block's words are
-/// counted with one popcount, and only those starting with the first byte of a query word are
-/// read. The window is then chosen from the query words' positions alone, and only its own
+/// every word. Words are found sixteen bytes at a time (`xkcd_classify16`): a block's words
+/// are counted with one popcount, and only those starting with the first byte of a query word
+/// are read. The window is then chosen from the query words' positions alone, and only its own
 /// words are delimited.
 struct SnippetWindow {
     /// The window's words: their bytes in the text and whether each is a query word.
@@ -259,53 +269,68 @@ struct SnippetWindow {
     ) -> (wordCount: Int, isWhole: Bool) {
         matches.removeAll(keepingCapacity: true)
         var wordCount = 0
-        let firstLetters = matcher.firstLetters, otherFirstBytes = matcher.otherFirstBytes
-        let checksEveryStart = firstLetters.count + otherFirstBytes.count > 8
+        let checksEveryStart = matcher.checksEveryStart
         // Where each query word was last seen, while no window holding all of them is found;
         // past a handful of words such a window is rare and the check not worth its cost.
         var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
         var stopAfter = Int.max
         var isWhole = true
-        WordBlocks(text).forEach { offset, block, starts, ends in
-            guard starts != 0 else { return true }
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, true) }
+        var firstBytes = matcher.firstBytes
+        // Whether the byte before the block is a word byte, at bit 0.
+        var previous: UInt32 = 0
+        var offset = 0
+        scan: while offset < text.count {
+            let remaining = text.count - offset
+            let masks = remaining >= 16
+                ? xkcd_classify16(base + offset, &firstBytes)
+                : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
+            let before = (masks.words << 1 | previous) & 0xFFFF
+            previous = masks.words >> 15
+            let starts = masks.words & ~before, ends = before & ~masks.words
             // Starts of words whose first byte, lowered, begins a pattern.
-            var candidates = starts
-            if !checksEveryStart {
-                // Setting every byte's 0x20 bit lowers the letters; what else it turns into a
-                // letter is no word start or is refused by `mayMatch`.
-                let folded = block | WordBlocks.ones(0x20)
-                var equal: UInt64 = 0
-                for byte in firstLetters { equal |= WordBlocks.zeroBytes(folded ^ byte) }
-                for byte in otherFirstBytes { equal |= WordBlocks.zeroBytes(block ^ byte) }
-                candidates &= equal
+            let candidates = checksEveryStart ? starts : starts & masks.firsts
+            let blockStart = wordCount
+            // Most blocks hold no candidate, and most scans never stop.
+            if candidates == 0, stopAfter == .max {
+                wordCount += Int(xkcd_count16(starts))
+                offset += 16
+                continue
             }
-            while candidates != 0 {
-                let bit = candidates.trailingZeroBitCount
-                candidates &= candidates &- 1
-                let start = offset + bit / 8
-                guard matcher.mayMatch(text, wordAt: start) else { continue }
-                var end: Int
-                if case let endsAfter = ends & ~((1 << UInt64(bit)) &- 1), endsAfter != 0 {
-                    end = offset + endsAfter.trailingZeroBitCount / 8
-                } else {
-                    end = min(offset + 8, text.count)
-                    while end < text.count, isWordByte(text[end]) { end += 1 }
-                }
-                if let pattern = matcher.match(text, start..<end) {
-                    let ordinal = wordCount + WordBlocks.count(starts & ((1 << UInt64(bit)) &- 1))
-                    matches.append((ordinal, pattern, start))
-                    if let window, !lastSeen.isEmpty, stopAfter == .max {
-                        lastSeen[matcher.groups[pattern]] = ordinal
-                        if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+            // Eight bytes at a time, as the stop is checked: a scan stops after the same word
+            // whatever the block size.
+            var half: UInt32 = 0x00FF
+            while half != 0 {
+                defer { half = half == 0x00FF ? 0xFF00 : 0 }
+                var halfCandidates = candidates & half
+                while halfCandidates != 0 {
+                    let bit = halfCandidates.trailingZeroBitCount
+                    halfCandidates &= halfCandidates &- 1
+                    let start = offset + bit
+                    guard matcher.mayMatch(text, wordAt: start) else { continue }
+                    var end: Int
+                    if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
+                        end = offset + endsAfter.trailingZeroBitCount
+                    } else {
+                        end = min(offset + 16, text.count)
+                        while end < text.count, isWordByte(text[end]) { end += 1 }
+                    }
+                    if let pattern = matcher.match(text, start..<end) {
+                        let ordinal = blockStart + Int(xkcd_count16(starts & ((1 << UInt32(bit)) &- 1)))
+                        matches.append((ordinal, pattern, start))
+                        if let window, !lastSeen.isEmpty, stopAfter == .max {
+                            lastSeen[matcher.groups[pattern]] = ordinal
+                            if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+                        }
                     }
                 }
+                wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
+                if wordCount > stopAfter {
+                    isWhole = false
+                    break scan
+                }
             }
-            wordCount += WordBlocks.count(starts)
-            if wordCount > stopAfter {
-                isWhole = false
-                return false
-            }
-            return true
+            offset += 16
         }
         return (wordCount, isWhole)
     }

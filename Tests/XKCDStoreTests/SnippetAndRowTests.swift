@@ -1,3 +1,4 @@
+import CWordScan
 import Foundation
 import GRDB
 import Testing
@@ -129,6 +130,33 @@ import _XKCDTestSupport
 
     /// Line breaks around and between query words fold to single spaces, with the marks in
     /// place, however the text is cut into pieces at the query words.
+    /// The SSE2 classification of sixteen bytes against the byte-at-a-time one, and both against
+    /// the matcher's own rules: which bytes make words, and which may start a query word.
+    @Test func sixteenBytesAtOnceClassifyAsOneByteAtATime() {
+        let interesting = Array("aAzZmM09@[`{/:_- \n".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8) + [0xC3, 0xE2]
+        for _ in 0..<5_000 {
+            let words = (0..<Int.random(in: 1...10)).map { _ in
+                String(decoding: (0..<Int.random(in: 1...5)).map { _ in alphabet.randomElement()! }, as: UTF8.self)
+            }
+            let matcher = SnippetMatcher(words: words, stems: [])
+            var first = matcher.firstBytes
+            let block = (0..<16).map { _ in Bool.random() ? interesting.randomElement()! : UInt8.random(in: 0...255) }
+            let fast = block.withUnsafeBufferPointer { xkcd_classify16($0.baseAddress!, &first) }
+            let slow = block.withUnsafeBufferPointer { xkcd_classify16_portable($0.baseAddress!, &first) }
+            #expect(fast.words == slow.words && fast.firsts == slow.firsts, "\(block) \(words)")
+            for (index, byte) in block.enumerated() {
+                #expect((fast.words >> index & 1 == 1) == SnippetWindow.isWordByte(byte))
+                let startsPattern = matcher.byteClasses[Int(byte)] & SnippetMatcher.firstByte != 0
+                #expect((fast.firsts >> index & 1 == 1) == (startsPattern && !matcher.checksEveryStart), "\(byte) \(words)")
+            }
+            let count = Int32.random(in: 1...15)
+            let tail = block.withUnsafeBufferPointer { xkcd_classify_tail($0.baseAddress!, count, &first) }
+            #expect(tail.words == fast.words & (1 << UInt32(count) - 1) && tail.firsts == fast.firsts & (1 << UInt32(count) - 1))
+        }
+        for mask in UInt32(0)...0xFFFF { #expect(Int(xkcd_count16(mask)) == mask.nonzeroBitCount) }
+    }
+
     @Test func lineBreaksBesideQueryWordsFold() {
         #expect(snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
         #expect(snippet("\n\nalpha\n", words: ["alpha"]) == "[alpha]")
