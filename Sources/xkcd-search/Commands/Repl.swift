@@ -25,7 +25,9 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let library = Library(database: try global.openDatabase(connections: .pool))
+            // One connection: the session runs one command at a time, and a pool's read costs a
+            // second transaction (GRDB's schema check) and its reader's lock, a tenth of a search.
+            let library = Library(database: try global.openDatabase())
             let host = REPLHost(global: global).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive
