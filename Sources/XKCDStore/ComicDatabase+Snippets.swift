@@ -154,19 +154,27 @@ struct SnippetMatcher {
         // By first byte; within one, whole words first, then the longest prefix: "Newtonian" is
         // of "newton", not "new". One sort of the patterns, not one per byte.
         let wordCount = self.wordCount
-        bucketed = patterns.indices.filter { !patterns[$0].isEmpty }.sorted { a, b in
+        let bucketed = patterns.indices.filter { !patterns[$0].isEmpty }.sorted { a, b in
             (patterns[a][0], a < wordCount ? 0 : 1, -patterns[a].count, a) < (patterns[b][0], b < wordCount ? 0 : 1, -patterns[b].count, b)
         }
+        self.bucketed = bucketed
         var bucketStarts = [Int](repeating: bucketed.count, count: 257)
-        for (position, index) in bucketed.enumerated().reversed() { bucketStarts[Int(patterns[index][0])] = position }
-        for byte in stride(from: 255, through: 0, by: -1) { bucketStarts[byte] = min(bucketStarts[byte], bucketStarts[byte + 1]) }
+        // Through a buffer: a loop over every byte value on an array checks its uniqueness on
+        // each write, which was most of a matcher's making.
+        bucketStarts.withUnsafeMutableBufferPointer { starts in
+            for (position, index) in bucketed.enumerated().reversed() { starts[Int(patterns[index][0])] = position }
+            for byte in stride(from: 255, through: 0, by: -1) { starts[byte] = min(starts[byte], starts[byte + 1]) }
+        }
         self.bucketStarts = bucketStarts
+        // The distinct first bytes, in byte order as `bucketed` is.
         var firstLetters: [UInt8] = [], otherFirstBytes: [UInt8] = []
-        for byte in 0...255 where byteClasses[byte] & Self.firstByte != 0 && SnippetWindow.lowered(UInt8(byte)) == UInt8(byte) {
-            if UInt8(byte) &- UInt8(ascii: "a") < 26 {
-                firstLetters.append(UInt8(byte))
+        for index in bucketed {
+            let byte = patterns[index][0]
+            guard SnippetWindow.lowered(byte) == byte, byte != firstLetters.last, byte != otherFirstBytes.last else { continue }
+            if byte &- UInt8(ascii: "a") < 26 {
+                firstLetters.append(byte)
             } else {
-                otherFirstBytes.append(UInt8(byte))
+                otherFirstBytes.append(byte)
             }
         }
         checksEveryStart = firstLetters.count + otherFirstBytes.count > 8
