@@ -286,7 +286,8 @@ public struct SearchEngine: Sendable {
             let typedWord = EditDistance.TypedWord(Array(typed.utf8))
             var nearest: [(term: String, distance: Int, count: Int)] = []
             let candidates = try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
-                !bytes.elementsEqual(typedWord.bytes) && typedWord.distance(to: bytes, limit: allowed) <= allowed
+                // Distance 0 is the typed word itself.
+                (1...allowed).contains(typedWord.distance(to: bytes, limit: allowed))
             }
             for (term, count) in candidates {
                 let distance = EditDistance.damerauLevenshtein(typedWord.bytes, term, limit: allowed)
