@@ -275,6 +275,7 @@ enum SearchOutput {
 
     private static let openMark = Array(SearchEngine.highlightMarks.open.utf8)
     private static let closeMark = Array(SearchEngine.highlightMarks.close.utf8)
+    private static let markFirstBytes = (open: openMark[0], close: closeMark[0])
 
     /// The snippet with its highlight marks turned into the style's highlight (or removed).
     ///
@@ -304,6 +305,9 @@ enum SearchOutput {
 
     /// The highlight mark that starts at `index`, if one does.
     private static func mark(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Mark? {
+        // Most bytes start neither mark: one comparison each before the marks are read.
+        let byte = bytes[index]
+        guard byte == markFirstBytes.open || byte == markFirstBytes.close else { return nil }
         func matches(_ mark: [UInt8]) -> Bool {
             guard index + mark.count <= bytes.count else { return false }
             for offset in mark.indices where bytes[index + offset] != mark[offset] { return false }
