@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["XKCDStore", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDIndexer", "XKCDStore", "_XKCDTestSupport"]),
         .testTarget(

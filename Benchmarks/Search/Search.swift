@@ -87,8 +87,9 @@ private struct Fixture: Sendable {
 
     /// The index and the queries of one kind, or the whole mix when `kind` is nil.
     init(kind: QueryKind?) async throws {
-        // Searched through one connection, as `xkcd-search search` and the REPL search it: a
-        // pool's read costs a second transaction (GRDB's schema check) and its reader's lock.
+        // Searched through one read-only connection, as `xkcd-search search` searches it. The
+        // REPL's pool costs a read a second transaction (GRDB's schema check) and its reader's
+        // lock: 10-15 µs more at the median.
         let database: ComicDatabase
         if let path = ProcessInfo.processInfo.environment["XKCD_BENCH_DB"], !path.isEmpty {
             guard FileManager.default.fileExists(atPath: path) else { throw SetupFailed("XKCD_BENCH_DB: no file at \(path)") }

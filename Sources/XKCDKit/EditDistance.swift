@@ -10,17 +10,9 @@ enum EditDistance {
         return Array(b.utf8).withUnsafeBufferPointer { typed.distance(to: $0, limit: limit) }
     }
 
-    /// Half the difference between the counts of the letters a to z in `a` and in `b`, rounded
-    /// up: a lower bound of the distance, as an edit changes at most two counts by one (a
-    /// transposition none). It costs a fraction of the distance, and most spelling candidates
-    /// already exceed the limit by it.
-    static func letterBound(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        LetterCounts(a).bound(to: b)
-    }
-
     /// The letters a to z of a word, counted once to be compared with many words.
     struct LetterCounts {
-        private var counts = InlineArray<26, Int16>(repeating: 0)
+        private var counts = InlineArray<26, Int32>(repeating: 0)
         private var total = 0
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -30,7 +22,10 @@ enum EditDistance {
             }
         }
 
-        /// ``EditDistance/letterBound(_:_:)`` of the counted word and `b`.
+        /// Half the difference between the counts of the letters a to z in the counted word and
+        /// in `b`, rounded up: a lower bound of the distance, as an edit changes at most two
+        /// counts by one (a transposition none). It costs a fraction of the distance, and most
+        /// spelling candidates already exceed the limit by it.
         func bound(to b: UnsafeBufferPointer<UInt8>) -> Int {
             // A letter of `b` the counted word still has left cancels one of them; any other
             // is one `b` has more of. What is left uncancelled is what the word has more of.

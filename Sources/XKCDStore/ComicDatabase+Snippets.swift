@@ -71,8 +71,8 @@ struct SnippetMatcher {
     /// The lower-case first bytes of the patterns, for `xkcd_classify16`: letters, which match
     /// either case, and the others, which match as they are.
     let firstBytes: XKCDFirstBytes
-    /// Whether the patterns start with more than eight bytes: every word start is then read,
-    /// which costs less than comparing each block with them all.
+    /// Whether the patterns start with more than eight distinct bytes: every word start is then
+    /// read, which costs less than comparing each block with them all.
     let checksEveryStart: Bool
     /// A bit per pair of first two bytes, lowered, that a matching word may start with (the
     /// second 0 for a word of one byte), by ``pair(_:_:)``: a long query's patterns start with
@@ -233,8 +233,7 @@ struct SnippetMatcher {
 ///
 /// Explanations run to 200 kB, and a snippet used to cost most of a search while looking at
 /// every word. Words are found sixteen bytes at a time (`xkcd_classify16`): a block's words
-/// are counted with one popcount, and only those starting with the first byte of a query word
-/// are read. The window is then chosen from the query words' positions alone, and only its own
+/// are counted by table, and only those starting with the first byte of a query word are read. The window is then chosen from the query words' positions alone, and only its own
 /// words are delimited.
 struct SnippetWindow {
     /// The window's words: their bytes in the text and whether each is a query word.

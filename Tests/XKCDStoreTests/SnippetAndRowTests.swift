@@ -128,20 +128,19 @@ import _XKCDTestSupport
         }
     }
 
-    /// Line breaks around and between query words fold to single spaces, with the marks in
-    /// place, however the text is cut into pieces at the query words.
     /// The SSE2 classification of sixteen bytes against the byte-at-a-time one, and both against
     /// the matcher's own rules: which bytes make words, and which may start a query word.
     @Test func sixteenBytesAtOnceClassifyAsOneByteAtATime() {
+        var random = SplitMix64(state: 0x7373_6532)  // "sse2"
         let interesting = Array("aAzZmM09@[`{/:_- \n".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8) + [0xC3, 0xE2]
         for _ in 0..<5_000 {
-            let words = (0..<Int.random(in: 1...10)).map { _ in
-                String(decoding: (0..<Int.random(in: 1...5)).map { _ in alphabet.randomElement()! }, as: UTF8.self)
+            let words = (0..<Int.random(in: 1...10, using: &random)).map { _ in
+                String(decoding: (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! }, as: UTF8.self)
             }
             let matcher = SnippetMatcher(words: words, stems: [])
             var first = matcher.firstBytes
-            let block = (0..<16).map { _ in Bool.random() ? interesting.randomElement()! : UInt8.random(in: 0...255) }
+            let block = (0..<16).map { _ in Bool.random(using: &random) ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random) }
             let fast = block.withUnsafeBufferPointer { xkcd_classify16($0.baseAddress!, &first) }
             let slow = block.withUnsafeBufferPointer { xkcd_classify16_portable($0.baseAddress!, &first) }
             #expect(fast.words == slow.words && fast.firsts == slow.firsts, "\(block) \(words)")
@@ -150,13 +149,77 @@ import _XKCDTestSupport
                 let startsPattern = matcher.byteClasses[Int(byte)] & SnippetMatcher.firstByte != 0
                 #expect((fast.firsts >> index & 1 == 1) == (startsPattern && !matcher.checksEveryStart), "\(byte) \(words)")
             }
-            let count = Int32.random(in: 1...15)
+            let count = Int32.random(in: 1...15, using: &random)
             let tail = block.withUnsafeBufferPointer { xkcd_classify_tail($0.baseAddress!, count, &first) }
             #expect(tail.words == fast.words & (1 << UInt32(count) - 1) && tail.firsts == fast.firsts & (1 << UInt32(count) - 1))
         }
         for mask in UInt32(0)...0xFFFF { #expect(Int(xkcd_count16(mask)) == mask.nonzeroBitCount) }
     }
 
+    /// The scan sixteen bytes at a time against one written byte by byte, on random texts
+    /// (words across the blocks' edges, bytes from 0x80, lengths that are no multiple of 16)
+    /// and queries of one to twelve words (past eight first bytes every word start is read):
+    /// the same query words at the same places, the same word count, and the same stop.
+    @Test func theScanFindsWhatAByteByByteScanFinds() {
+        var random = SplitMix64(state: 0x7363_616E)  // "scan"
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFXYZ0123456789".utf8) + [0xC3, 0xA9, 0xE2]
+        let separators = Array("  ,.-'\n".utf8) + [0x00, 0x7F]
+        var matches: [SnippetWindow.Match] = []
+        for _ in 0..<4_000 {
+            // Texts made of a few words, the query of some of them, so that query words are
+            // frequent and scans stop; now and then bytes of any kind in between.
+            let vocabulary = (0..<Int.random(in: 2...14, using: &random)).map { _ in
+                (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            }
+            let words = (0..<Int.random(in: 1...12, using: &random)).map { _ in
+                String(decoding: vocabulary.randomElement(using: &random)!, as: UTF8.self).lowercased()
+            }
+            let matcher = SnippetMatcher(words: words, stems: [])
+            var text: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                text += Int.random(in: 0..<8, using: &random) == 0
+                    ? [alphabet.randomElement(using: &random)!] : vocabulary.randomElement(using: &random)!
+                text += (0..<Int.random(in: 1...2, using: &random)).map { _ in separators.randomElement(using: &random)! }
+            }
+            let window = Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random)
+            let scanned = text.withUnsafeBytes { SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: window, into: &matches) }
+            let expected = Self.matchesByteByByte(text, matcher: matcher, window: window)
+            #expect(matches.map { [$0.ordinal, $0.pattern, $0.start] } == expected.matches, "\(text) \(words) \(String(describing: window))")
+            #expect(scanned.wordCount == expected.wordCount && scanned.isWhole == expected.isWhole, "\(text) \(words)")
+        }
+    }
+
+    /// ``SnippetWindow/matches(in:matcher:stoppingWithin:into:)`` as its comment states it: every
+    /// word start the matcher takes, and the stop checked after every eight bytes of the text.
+    private static func matchesByteByByte(
+        _ text: [UInt8], matcher: SnippetMatcher, window: Int?
+    ) -> (matches: [[Int]], wordCount: Int, isWhole: Bool) {
+        text.withUnsafeBytes { bytes in
+            var matches: [[Int]] = []
+            var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
+            var stopAfter = Int.max
+            var wordCount = 0
+            for blockStart in stride(from: 0, to: bytes.count, by: 8) {
+                for start in blockStart..<min(blockStart + 8, bytes.count)
+                where SnippetWindow.isWordByte(bytes[start]) && (start == 0 || !SnippetWindow.isWordByte(bytes[start - 1])) {
+                    defer { wordCount += 1 }
+                    var end = start
+                    while end < bytes.count, SnippetWindow.isWordByte(bytes[end]) { end += 1 }
+                    guard matcher.mayMatch(bytes, wordAt: start), let pattern = matcher.match(bytes, start..<end) else { continue }
+                    matches.append([wordCount, pattern, start])
+                    if let window, !lastSeen.isEmpty, stopAfter == .max {
+                        lastSeen[matcher.groups[pattern]] = wordCount
+                        if lastSeen.allSatisfy({ $0 > wordCount - window }) { stopAfter = wordCount + window }
+                    }
+                }
+                if wordCount > stopAfter { return (matches, wordCount, false) }
+            }
+            return (matches, wordCount, true)
+        }
+    }
+
+    /// Line breaks around and between query words fold to single spaces, with the marks in
+    /// place, however the text is cut into pieces at the query words.
     @Test func lineBreaksBesideQueryWordsFold() {
         #expect(snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
         #expect(snippet("\n\nalpha\n", words: ["alpha"]) == "[alpha]")

@@ -14,7 +14,7 @@
 #endif
 
 /// The first bytes a query word of the snippet may start with: lower-case letters, which
-/// match either case, and other bytes, which match as they are. At most eight of each, each
+/// match either case, and other bytes, which match as they are. At most eight in all, each
 /// repeated over the 16 bytes of a block, as the comparison takes it.
 typedef struct {
     uint8_t letters[8][16];

@@ -25,9 +25,9 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            // One connection: the session runs one command at a time, and a pool's read costs a
-            // second transaction (GRDB's schema check) and its reader's lock, a tenth of a search.
-            let library = Library(database: try global.openDatabase())
+            // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
+            // and its reads see a schema another process changed (GRDB checks it on each one).
+            let library = Library(database: try global.openDatabase(connections: .pool))
             let host = REPLHost(global: global).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive
