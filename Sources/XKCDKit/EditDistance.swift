@@ -1,15 +1,5 @@
 /// Spelling distance for typo correction.
 enum EditDistance {
-    /// Optimal string alignment distance (insertions, deletions, substitutions and adjacent
-    /// transpositions) between two byte strings, giving up once it must exceed `limit`.
-    static func damerauLevenshtein(_ a: [UInt8], _ b: some StringProtocol, limit: Int) -> Int {
-        let typed = TypedWord(a)
-        if let distance = b.utf8.withContiguousStorageIfAvailable({ typed.distance(to: $0, limit: limit) }) {
-            return distance
-        }
-        return Array(b.utf8).withUnsafeBufferPointer { typed.distance(to: $0, limit: limit) }
-    }
-
     /// The letters a to z of a word, counted once to be compared with many words.
     struct LetterCounts {
         private var counts = InlineArray<26, Int32>(repeating: 0)
@@ -50,14 +40,22 @@ enum EditDistance {
             letters = bytes.withUnsafeBufferPointer(LetterCounts.init)
         }
 
+        /// The distance to `word`'s UTF-8 bytes.
+        func distance(to word: some StringProtocol, limit: Int) -> Int {
+            if let distance = word.utf8.withContiguousStorageIfAvailable({ distance(to: $0, limit: limit) }) {
+                return distance
+            }
+            return Array(word.utf8).withUnsafeBufferPointer { distance(to: $0, limit: limit) }
+        }
+
         /// The distance to the UTF-8 bytes of a word as spelling candidates are read: no
         /// String is made of the many that are not near.
         func distance(to b: UnsafeRawBufferPointer, limit: Int) -> Int {
             b.withMemoryRebound(to: UInt8.self) { distance(to: $0, limit: limit) }
         }
 
-        /// ``EditDistance/damerauLevenshtein(_:_:limit:)``: the exact distance when it is at
-        /// most `limit`, else `limit + 1`.
+        /// The optimal string alignment distance (insertions, deletions, substitutions and
+        /// adjacent transpositions) to `b`: exact when it is at most `limit`, else `limit + 1`.
         func distance(to b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
             let limit = max(limit, 0)
             if abs(bytes.count - b.count) > limit { return limit + 1 }

@@ -290,7 +290,7 @@ public struct SearchEngine: Sendable {
                 (1...allowed).contains(typedWord.distance(to: bytes, limit: allowed))
             }
             for (term, count) in candidates {
-                let distance = EditDistance.damerauLevenshtein(typedWord.bytes, term, limit: allowed)
+                let distance = typedWord.distance(to: term, limit: allowed)
                 if let first = nearest.first, distance > first.distance { continue }
                 if let first = nearest.first, distance < first.distance { nearest.removeAll() }
                 nearest.append((term, distance, count))

@@ -232,9 +232,10 @@ struct SnippetMatcher {
 /// The words of one field around its densest cluster of query words.
 ///
 /// Explanations run to 200 kB, and a snippet used to cost most of a search while looking at
-/// every word. Words are found sixteen bytes at a time (`xkcd_classify16`): a block's words
-/// are counted by table, and only those starting with the first byte of a query word are read. The window is then chosen from the query words' positions alone, and only its own
-/// words are delimited.
+/// every word. Words are found sixteen bytes at a time (``WordBlocks``): a block's words are
+/// counted by table, and only those starting with the first byte of a query word are read.
+/// The window is then chosen from the query words' positions alone, and only its own words
+/// are delimited.
 struct SnippetWindow {
     /// The window's words: their bytes in the text and whether each is a query word.
     var words: [Word]
@@ -282,27 +283,14 @@ struct SnippetWindow {
         var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
         var stopAfter = Int.max
         var isWhole = true
-        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, true) }
-        var firstBytes = matcher.firstBytes
-        // Whether the byte before the block is a word byte, at bit 0.
-        var previous: UInt32 = 0
-        var offset = 0
-        scan: while offset < text.count {
-            let remaining = text.count - offset
-            let masks = remaining >= 16
-                ? xkcd_classify16(base + offset, &firstBytes)
-                : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
-            let before = (masks.words << 1 | previous) & 0xFFFF
-            previous = masks.words >> 15
-            let starts = masks.words & ~before, ends = before & ~masks.words
+        WordBlocks(text).forEach(firstBytes: matcher.firstBytes) { offset, starts, ends, firsts in
             // Starts of words whose first byte, lowered, begins a pattern.
-            let candidates = checksEveryStart ? starts : starts & masks.firsts
+            let candidates = checksEveryStart ? starts : starts & firsts
             let blockStart = wordCount
             // Most blocks hold no candidate, and most scans never stop.
             if candidates == 0, stopAfter == .max {
                 wordCount += Int(xkcd_count16(starts))
-                offset += 16
-                continue
+                return true
             }
             // Eight bytes at a time, as the stop is checked: a scan stops after the same word
             // whatever the block size.
@@ -319,7 +307,7 @@ struct SnippetWindow {
                     if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
                         end = offset + endsAfter.trailingZeroBitCount
                     } else {
-                        end = min(offset + 16, text.count)
+                        end = min(offset + WordBlocks.size, text.count)
                         while end < text.count, isWordByte(text[end]) { end += 1 }
                     }
                     if let pattern = matcher.match(text, start..<end) {
@@ -334,10 +322,10 @@ struct SnippetWindow {
                 wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
                 if wordCount > stopAfter {
                     isWhole = false
-                    break scan
+                    return false
                 }
             }
-            offset += 16
+            return true
         }
         return (wordCount, isWhole)
     }
@@ -413,21 +401,21 @@ struct SnippetWindow {
         var words: [Word] = []
         words.reserveCapacity(last - first + 1)
         var open: Int?  // start of a window word whose end is yet to come
-        WordBlocks(text, from: origin).forEach { offset, _, starts, ends in
-            guard open != nil || ordinal + WordBlocks.count(starts) > first else {
-                ordinal += WordBlocks.count(starts)
+        WordBlocks(text, from: origin).forEach { offset, starts, ends, _ in
+            guard open != nil || ordinal + Int(xkcd_count16(starts)) > first else {
+                ordinal += Int(xkcd_count16(starts))
                 return true
             }
             var boundaries = starts | ends
             while boundaries != 0 {
                 let bit = boundaries.trailingZeroBitCount
                 boundaries &= boundaries &- 1
-                if starts & (1 << UInt64(bit)) != 0 {
-                    if ordinal >= first { open = offset + bit / 8 }
+                if starts & (1 << UInt32(bit)) != 0 {
+                    if ordinal >= first { open = offset + bit }
                     ordinal += 1
                 } else {
                     if let start = open {
-                        words.append(Word(start: start, end: offset + bit / 8, isMatch: false))
+                        words.append(Word(start: start, end: offset + bit, isMatch: false))
                         open = nil
                     }
                     if ordinal > last { return false }
@@ -552,10 +540,21 @@ struct LineFoldingWriter {
     /// Whether a byte of `block` is one a line break begins with: 0x0A to 0x0D, 0xC2 or 0xE2.
     @inline(__always)
     private static func mayBeginLineBreak(_ block: UInt64) -> Bool {
-        let evened = block & ~WordBlocks.ones(0x01)  // 0x0B and 0x0D as 0x0A and 0x0C
-        let controls = WordBlocks.zeroBytes(evened ^ WordBlocks.ones(0x0A)) | WordBlocks.zeroBytes(evened ^ WordBlocks.ones(0x0C))
-        let leads = WordBlocks.zeroBytes((block & ~WordBlocks.ones(0x20)) ^ WordBlocks.ones(0xC2))  // 0xE2 as 0xC2
+        let evened = block & ~ones(0x01)  // 0x0B and 0x0D as 0x0A and 0x0C
+        let controls = zeroBytes(evened ^ ones(0x0A)) | zeroBytes(evened ^ ones(0x0C))
+        let leads = zeroBytes((block & ~ones(0x20)) ^ ones(0xC2))  // 0xE2 as 0xC2
         return controls | leads != 0
+    }
+
+    /// `byte` in every byte of a 64-bit block.
+    @inline(__always)
+    private static func ones(_ byte: UInt64) -> UInt64 { byte &* 0x0101_0101_0101_0101 }
+
+    /// The zero bytes of `block`, at bit 7 of each.
+    @inline(__always)
+    private static func zeroBytes(_ block: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((block & low) &+ low) | block | low)
     }
 
     private mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) {
@@ -570,12 +569,14 @@ struct LineFoldingWriter {
     }
 }
 
-/// A text eight bytes at a time, with the starts and ends of its words.
+/// A text sixteen bytes at a time (`xkcd_classify16`), with the starts and ends of its words.
 ///
-/// In each 64-bit block, byte `i` of the text is byte `i` of the integer, and bit 7 of a byte
-/// of a mask says something of that byte: it is a word byte (``SnippetWindow/isWordByte(_:)``),
-/// begins a word, or is the first byte after one.
+/// Bit `i` of a block's masks says something of the block's byte `i`: it begins a word
+/// (``SnippetWindow/isWordByte(_:)``), is the first byte after one, or may begin a query word
+/// (`XKCDFirstBytes`).
 struct WordBlocks {
+    static let size = 16
+
     let text: UnsafeRawBufferPointer
     /// The byte the first block starts at.
     let start: Int
@@ -585,58 +586,28 @@ struct WordBlocks {
         self.start = start
     }
 
-    static let high: UInt64 = 0x8080_8080_8080_8080, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-
+    /// Calls `body` with each block's offset, word starts, word ends and bytes in `firstBytes`,
+    /// until it returns false. Bytes past the end of the text read as zero, which is no word
+    /// byte, so a word ending there ends in the last block, unless the last block is full.
     @inline(__always)
-    static func ones(_ byte: UInt64) -> UInt64 { byte &* 0x0101_0101_0101_0101 }
-
-    /// How many bytes `mask` marks (bit 7 of a byte only, as every mask here does). One multiply
-    /// adds the marks up in the top byte: the baseline x86-64 the release targets has no
-    /// population-count instruction, and `nonzeroBitCount` was a tenth of a snippet's time.
-    @inline(__always)
-    static func count(_ mask: UInt64) -> Int { Int(((mask >> 7) &* ones(1)) >> 56) }
-
-    /// The zero bytes of `block`.
-    @inline(__always)
-    static func zeroBytes(_ block: UInt64) -> UInt64 { ~(((block & low) &+ low) | block | low) }
-
-    /// The ASCII letters of `block`, either case.
-    @inline(__always)
-    static func letters(_ block: UInt64) -> UInt64 {
-        // No sum carries out of its byte: every operand byte is at most 0x7F.
-        let folded = (block & low) | ones(0x20)
-        return (folded &+ ones(0x80 - 0x61)) & ~(folded &+ ones(0x80 - 0x7B)) & ~block & high
-    }
-
-    /// The word bytes of `block`: letters, digits and every non-ASCII byte.
-    @inline(__always)
-    static func wordBytes(_ block: UInt64) -> UInt64 {
-        let ascii = block & low
-        let digits = (ascii &+ ones(0x80 - 0x30)) & ~(ascii &+ ones(0x80 - 0x3A)) & high
-        return (block & high) | digits | letters(block)
-    }
-
-    /// Calls `body` with each block's offset, bytes, word starts and word ends, until it returns
-    /// false. Bytes past the end of the text read as zero, which is no word byte, so a word
-    /// ending there ends in the last block, unless the last block is full.
-    @inline(__always)
-    func forEach(_ body: (_ offset: Int, _ block: UInt64, _ starts: UInt64, _ ends: UInt64) -> Bool) {
-        guard let base = text.baseAddress else { return }
-        // Whether the byte before the block is a word byte, at bit 7.
-        var previous: UInt64 = start > 0 && start <= text.count && SnippetWindow.isWordByte(text[start - 1]) ? 0x80 : 0
+    func forEach(
+        firstBytes: XKCDFirstBytes = XKCDFirstBytes(),
+        _ body: (_ offset: Int, _ starts: UInt32, _ ends: UInt32, _ firsts: UInt32) -> Bool
+    ) {
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var firstBytes = firstBytes
+        // Whether the byte before the block is a word byte, at bit 0.
+        var previous: UInt32 = start > 0 && start <= text.count && SnippetWindow.isWordByte(text[start - 1]) ? 1 : 0
         var offset = start
         while offset < text.count {
-            var block: UInt64 = 0
-            if text.count - offset >= 8 {
-                block = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            } else {
-                for index in offset..<text.count { block |= UInt64(text[index]) << (8 * UInt64(index - offset)) }
-            }
-            let words = Self.wordBytes(block)
-            let before = words << 8 | previous
-            previous = words >> 56
-            guard body(offset, block, words & ~before, before & ~words) else { return }
-            offset += 8
+            let remaining = text.count - offset
+            let masks = remaining >= Self.size
+                ? xkcd_classify16(base + offset, &firstBytes)
+                : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
+            let before = (masks.words << 1 | previous) & 0xFFFF
+            previous = masks.words >> 15
+            guard body(offset, masks.words & ~before, before & ~masks.words, masks.firsts) else { return }
+            offset += Self.size
         }
     }
 }

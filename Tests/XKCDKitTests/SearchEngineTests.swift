@@ -309,7 +309,7 @@ struct EditDistanceTests {
         ("", "abc", 5, 3), ("abc", "", 5, 3), ("ca", "abc", 3, 3), ("kitten", "sitting", 3, 3), ("kitten", "sitting", 1, 2),
     ])
     func knownDistances(_ a: String, _ b: String, _ limit: Int, _ expected: Int) {
-        #expect(EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: limit) == expected)
+        #expect(EditDistance.TypedWord(Array(a.utf8)).distance(to: b, limit: limit) == expected)
     }
 
     /// The banded computation against the whole table, on random words of a few letters (so
@@ -322,7 +322,7 @@ struct EditDistanceTests {
             let whole = Self.wholeTable(a, b)
             for limit in 0...4 {
                 let expected = whole <= limit ? whole : limit + 1
-                let banded = EditDistance.damerauLevenshtein(a, String(decoding: b, as: UTF8.self), limit: limit)
+                let banded = EditDistance.TypedWord(a).distance(to: String(decoding: b, as: UTF8.self), limit: limit)
                 // The empty word's distance is its length, whatever the limit, as before.
                 if a.isEmpty || b.isEmpty, abs(a.count - b.count) <= limit { #expect(banded == whole); continue }
                 #expect(banded == expected, "\(a) \(b) limit \(limit)")
@@ -357,7 +357,7 @@ struct EditDistanceTests {
             Array(b.utf8).withUnsafeBufferPointer { b in EditDistance.LetterCounts(a).bound(to: b) }
         }
         #expect(bound == expected)
-        #expect(bound <= EditDistance.damerauLevenshtein(Array(a.utf8), b, limit: 10))
+        #expect(bound <= EditDistance.TypedWord(Array(a.utf8)).distance(to: b, limit: 10))
     }
 }
 
