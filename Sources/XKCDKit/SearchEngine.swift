@@ -248,8 +248,18 @@ public struct SearchEngine: Sendable {
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
                 boosted.scores[id] += weights.proximity * share
             }
+            // A bonus only raises the scores of these few, which already came first: the best
+            // `ordered` of them are the best of all, and the thousands behind are not sorted again.
+            if ordered <= top.count {
+                var head = top
+                head.sortPrefix(ordered, by: byScore(boosted.scores))
+                ids.replaceSubrange(..<top.count, with: head)
+            } else {
+                ids.sortPrefix(ordered, by: byScore(boosted.scores))
+            }
+        } else {
+            ids.sortPrefix(ordered, by: byScore(boosted.scores))
         }
-        ids.sortPrefix(ordered, by: byScore(boosted.scores))
         ranking.ids = ids
         ranking.scores = boosted
         ranking.partial = Set(partial)

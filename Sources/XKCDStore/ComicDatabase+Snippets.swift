@@ -211,19 +211,29 @@ struct SnippetMatcher {
     /// The index of the first pattern the token `text[range]` matches once ASCII letters are
     /// lowered, or nil.
     func match(_ text: UnsafeRawBufferPointer, _ range: Range<Int>) -> Int? {
-        patterns.withUnsafeBufferPointer { patterns in
-            // Only patterns starting with the word's first byte can match it: no prefix is empty.
-            let first = Int(SnippetWindow.lowered(text[range.lowerBound]))
-            for index in bucketed[bucketStarts[first]..<bucketStarts[first + 1]] {
-                let span = starts[index]..<starts[index + 1]
-                guard index < wordCount ? span.count == range.count : span.count <= range.count else { continue }
-                var offset = 0
-                while offset < span.count, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[span.lowerBound + offset] {
-                    offset += 1
+        // Only patterns starting with the word's first byte can match it: no prefix is empty.
+        let first = Int(SnippetWindow.lowered(text[range.lowerBound]))
+        var position = bucketStarts[first]
+        let end = bucketStarts[first + 1]
+        // Through buffers: a slice of `bucketed` retained and released its storage for every
+        // word tried, and a long query tries most words of a text.
+        return patterns.withUnsafeBufferPointer { patterns in
+            bucketed.withUnsafeBufferPointer { bucketed in
+                starts.withUnsafeBufferPointer { starts in
+                    while position < end {
+                        let index = bucketed[position]
+                        position += 1
+                        let start = starts[index], length = starts[index + 1] - start
+                        guard index < wordCount ? length == range.count : length <= range.count else { continue }
+                        var offset = 0
+                        while offset < length, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[start + offset] {
+                            offset += 1
+                        }
+                        if offset == length { return index }
+                    }
+                    return nil
                 }
-                if offset == span.count { return index }
             }
-            return nil
         }
     }
 

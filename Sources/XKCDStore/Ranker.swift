@@ -364,40 +364,23 @@ extension ComicDatabase.Snapshot {
         fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
         titleShare.withUnsafeMutableBufferPointer { titleShare in
         coverageShare.withUnsafeMutableBufferPointer { coverageShare in
-        let hasCachedWeights = cachedWeights != nil
-        let fieldWeights = weights.fields, b = weights.lengthNormalization, averages = lengths.averages
+        let totals = PostingTotals(
+            scores: scores, matched: matched, titleMatched: titleMatched, fieldMatches: fieldMatches,
+            titleShare: titleShare, coverageShare: coverageShare)
         (cachedWeights ?? []).withUnsafeBufferPointer { cachedWeights in
         lengths.lengths.withUnsafeBufferPointer { documentLengths in
+            let computed = ComputedOccurrenceWeights(
+                fieldWeights: weights.fields, b: weights.lengthNormalization, averages: lengths.averages,
+                lengths: documentLengths)
             for (index, blob) in query.blobs.enumerated() {
                 let idf = idfs[index]
                 let share = idf / idfTotal
                 blob.postings.withUnsafeBytes { bytes in
-                    var reader = PostingsReader(bytes)
-                    while let (id, mask) = reader.next() {
-                        var weighted = 0.0
-                        for field in 0..<fieldCount where mask & (1 << field) != 0 {
-                            guard let frequency = reader.frequency() else { return }
-                            guard id < size else { continue }
-                            fieldMatches[id * fieldCount + field] &+= 1
-                            // (weight / norm) × frequency, where the norm was once divided per
-                            // posting: a score may differ in its last bit; the 230-query mix of
-                            // the Search benchmark ranks and scores the same.
-                            let index = id * fieldCount + field
-                            let occurrenceWeight = hasCachedWeights
-                                ? cachedWeights[index]
-                                : DocumentLengths.occurrenceWeight(
-                                    fieldWeight: fieldWeights[field], b: b[field], length: documentLengths[index],
-                                    average: averages[field])
-                            weighted += occurrenceWeight * Double(frequency)
-                        }
-                        guard id < size else { continue }
-                        matched[id] &+= 1
-                        scores[id] += idf * weighted / (weights.k1 + weighted)
-                        coverageShare[id] += share
-                        if mask & 1 != 0 {
-                            titleShare[id] += share
-                            titleMatched[id] &+= 1
-                        }
+                    // One loop per source of weights, so that the choice is not made per field.
+                    if cachedWeights.isEmpty {
+                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: computed)
+                    } else {
+                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: CachedOccurrenceWeights(values: cachedWeights))
                     }
                 }
             }
@@ -412,35 +395,128 @@ extension ComicDatabase.Snapshot {
         let stemmedForms = query.exactForms.filter { $0.isStemmed }.count
         let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
         var titleForms = [UInt8](repeating: 0, count: size)
-        for form in query.exactForms {
-            form.postings.withUnsafeBytes { bytes in
-                var offset = 0
-                var id = 0
-                while let entry = Varint.read(bytes, at: &offset) {
-                    id &+= entry >> 1  // wrapping: a damaged blob must not trap
-                    guard id >= 0, id < size, matched[id] > 0 else { continue }
-                    if form.isStemmed { scores[id] += exactShare }
-                    if entry & 1 != 0 { titleForms[id] &+= 1 }
+        var candidates: [Comic.ID] = []
+        // Through buffers, as above: a write to an array in a loop checks its uniqueness each
+        // time, and a common word's candidates are thousands.
+        scores.withUnsafeMutableBufferPointer { scores in
+        titleForms.withUnsafeMutableBufferPointer { titleForms in
+        matched.withUnsafeBufferPointer { matched in
+            for form in query.exactForms {
+                form.postings.withUnsafeBytes { bytes in
+                    var offset = 0
+                    var id = 0
+                    while let entry = Varint.read(bytes, at: &offset) {
+                        id &+= entry >> 1  // wrapping: a damaged blob must not trap
+                        guard id >= 0, id < size, matched[id] > 0 else { continue }
+                        if form.isStemmed { scores[id] += exactShare }
+                        if entry & 1 != 0 { titleForms[id] &+= 1 }
+                    }
                 }
             }
-        }
-        // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in XKCDKit
-        // for what the standard library's sort costs a one-search process.
-        let candidates = (0..<size).filter { matched[$0] > 0 }
-        for id in candidates {
-            scores[id] += weights.coverage * coverageShare[id] + weights.titleCoverage * titleShare[id]
-            // The title is the query, word for word ("is it worth the time"); in the very
-            // forms typed it beats a title that only stems alike ("Dependencies").
-            if Int(titleMatched[id]) == query.stems.count,
-                Int(lengths.lengths[id * fieldCount]) == query.tokenCount
-            {
-                let isExactForm = Int(titleForms[id]) == query.exactForms.count
-                scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
+            // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in
+            // XKCDKit for what the standard library's sort costs a one-search process.
+            // Without a branch per comic: whether one is a candidate is as good as random, and
+            // mispredicting it cost more than the rest of the pass.
+            candidates = [Comic.ID](unsafeUninitializedCapacity: size) { buffer, count in
+                for id in 0..<size {
+                    buffer[count] = id
+                    count &+= matched[id] > 0 ? 1 : 0
+                }
             }
+            titleMatched.withUnsafeBufferPointer { titleMatched in
+            titleShare.withUnsafeBufferPointer { titleShare in
+            coverageShare.withUnsafeBufferPointer { coverageShare in
+            lengths.lengths.withUnsafeBufferPointer { documentLengths in
+                for id in candidates {
+                    scores[id] += weights.coverage * coverageShare[id] + weights.titleCoverage * titleShare[id]
+                    // The title is the query, word for word ("is it worth the time"); in the very
+                    // forms typed it beats a title that only stems alike ("Dependencies").
+                    if Int(titleMatched[id]) == query.stems.count, Int(documentLengths[id * fieldCount]) == query.tokenCount {
+                        let isExactForm = Int(titleForms[id]) == query.exactForms.count
+                        scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
+                    }
+                }
+            }
+            }
+            }
+            }
+        }
+        }
         }
         return TermScores(
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
             documentCount: lengths.documentCount)
+    }
+}
+
+/// Where ``PostingTotals/add(_:idf:share:k1:weights:)`` finds the BM25F weight of one occurrence.
+private protocol OccurrenceWeightSource {
+    /// The weight of an occurrence in `field` of the comic whose field is `index` (`id * 4 + field`).
+    func weight(at index: Int, field: Int) -> Double
+}
+
+/// Weights computed once per generation (``RankingCache/occurrenceWeights(_:weights:)``).
+private struct CachedOccurrenceWeights: OccurrenceWeightSource {
+    let values: UnsafeBufferPointer<Double>
+
+    @inline(__always)
+    func weight(at index: Int, field: Int) -> Double { values[index] }
+}
+
+/// Weights computed as met, by the same expression as the cached ones.
+private struct ComputedOccurrenceWeights: OccurrenceWeightSource {
+    let fieldWeights: [Double], b: [Double], averages: [Double]
+    let lengths: UnsafeBufferPointer<Float>
+
+    @inline(__always)
+    func weight(at index: Int, field: Int) -> Double {
+        DocumentLengths.occurrenceWeight(
+            fieldWeight: fieldWeights[field], b: b[field], length: lengths[index], average: averages[field])
+    }
+}
+
+/// The per-comic totals a query's postings are added into, by comic id.
+private struct PostingTotals {
+    let scores: UnsafeMutableBufferPointer<Double>
+    let matched: UnsafeMutableBufferPointer<UInt16>
+    let titleMatched: UnsafeMutableBufferPointer<UInt8>
+    /// `[id * 4 + field]`.
+    let fieldMatches: UnsafeMutableBufferPointer<UInt8>
+    let titleShare: UnsafeMutableBufferPointer<Double>
+    let coverageShare: UnsafeMutableBufferPointer<Double>
+
+    /// Adds one stem's postings: its BM25F term score, its share of the query's idf, and the
+    /// fields holding it. Comics past the totals' end are read past and left out.
+    @inline(__always)
+    func add(_ postings: UnsafeRawBufferPointer, idf: Double, share: Double, k1: Double, weights: some OccurrenceWeightSource) {
+        let size = scores.count
+        var reader = PostingsReader(postings)
+        while let (id, mask) = reader.next() {
+            let isCounted = id < size
+            var weighted = 0.0
+            // The mask's fields in order, as their frequencies follow it.
+            var fields = UInt32(mask & 0x0F)
+            while fields != 0 {
+                let field = fields.trailingZeroBitCount
+                fields &= fields &- 1
+                guard let frequency = reader.frequency() else { return }
+                guard isCounted else { continue }
+                let index = id &* RankingIndex.fieldCount &+ field
+                fieldMatches[index] &+= 1
+                // (weight / norm) × frequency, where the norm was once divided per posting: a
+                // score may differ in its last bit; the 230-query mix of the Search benchmark
+                // ranks and scores the same.
+                weighted += weights.weight(at: index, field: field) * Double(frequency)
+            }
+            guard isCounted else { continue }
+            matched[id] &+= 1
+            scores[id] += idf * weighted / (k1 + weighted)
+            coverageShare[id] += share
+            if mask & 1 != 0 {
+                titleShare[id] += share
+                titleMatched[id] &+= 1
+            }
+        }
     }
 }
