@@ -44,7 +44,9 @@ public struct TermScores: Sendable {
     public var unseenWords: [String]
     /// For each query word, how many comics hold its rarest stem (0 when unknown).
     public var documentCounts: [String: Int]
-    /// Score by comic id (dense; 0 for comics holding none of the stems).
+    /// Score by comic id (dense; 0 for comics holding none of the stems). This array,
+    /// ``matchedStems`` and ``fieldMatches`` are empty when no comic holds any of them, so
+    /// look comics up within their counts.
     public var scores: [Double]
     /// How many of `stems` each comic holds, by comic id.
     /// Sixteen bits: a query of the longest allowed holds more than 255 stems.
@@ -345,7 +347,9 @@ extension ComicDatabase.Snapshot {
     private func score(
         _ query: QueryTerms, lengths: DocumentLengths, occurrenceWeights cachedWeights: [Double]?, weights: RankingWeights
     ) -> TermScores {
-        let size = lengths.maxID + 1
+        // A query of words no comic holds (a misspelling, before its correction is searched)
+        // has nothing to add up, and the totals below are a hundred kilobytes to clear.
+        let size = query.blobs.isEmpty ? 0 : lengths.maxID + 1
         let fieldCount = RankingIndex.fieldCount
         var scores = [Double](repeating: 0, count: size)
         var matched = [UInt16](repeating: 0, count: size)

@@ -347,6 +347,39 @@ struct EditDistanceTests {
         return table[a.count][b.count]
     }
 
+    /// The letter-set test rules out only words beyond the limit: on words of the whole alphabet
+    /// and their variants by up to three random edits (so that near words are most of them).
+    @Test func letterSetsRuleOutOnlyFarWords() {
+        var generator = SplitMix64(state: 0x7365_7473)  // "sets"
+        func letter() -> UInt8 { UInt8(ascii: "a") + .random(in: 0...25, using: &generator) }
+        var ruledOut = 0
+        for _ in 0..<20_000 {
+            let a = (0..<Int.random(in: 1...8, using: &generator)).map { _ in letter() }
+            var b = a
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                let index = Int.random(in: 0..<max(b.count, 1), using: &generator)
+                switch Int.random(in: 0..<4, using: &generator) {
+                case 0 where !b.isEmpty: b.remove(at: index)
+                case 1: b.insert(letter(), at: min(index, b.count))
+                case 2 where !b.isEmpty: b[index] = letter()
+                default: if index + 1 < b.count { b.swapAt(index, index + 1) }
+                }
+            }
+            let distance = Self.wholeTable(a, b)
+            for limit in 0...3 {
+                let differs = a.withUnsafeBufferPointer { a in
+                    b.withUnsafeBufferPointer { b in EditDistance.LetterCounts(a).differsInLetters(from: b, by: limit) }
+                }
+                if differs {
+                    ruledOut += 1
+                    #expect(distance > limit, "\(a) \(b) limit \(limit)")
+                }
+            }
+        }
+        // The test must rule some out, or it would hold of any code.
+        #expect(ruledOut > 10_000)
+    }
+
     /// The letter bound never exceeds the distance, so a word it rules out is beyond the limit.
     @Test(arguments: [
         ("python", "python", 0), ("pyhton", "python", 0), ("pythn", "python", 1), ("pithon", "python", 1),
