@@ -18,7 +18,9 @@ STATIC_LIBS   := .build/static-libs
 STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a
 # --no-export-dynamic: the static standard library's link arguments export every public symbol of
 # the packages (7,700), and the runtime's start-up dladdr() walks them all (0.26M instructions).
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic
+# --disable-local-rpath: with the standard library linked in, nothing is looked up beside the
+# executable, and its $$ORIGIN run path had the loader try eleven paths there for libc and libm.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker --no-export-dynamic
 BIN           := .build/release/xkcd-search
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
