@@ -196,11 +196,25 @@ struct SnippetMatcher {
     private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first & 0x1F) << 5 | Int(second & 0x1F) }
 
     /// Whether a pattern may match the word starting at `start`, from its first two bytes.
-    @inline(__always)
     func mayMatch(_ text: UnsafeRawBufferPointer, wordAt start: Int) -> Bool {
+        byteClasses.withUnsafeBufferPointer { byteClasses in
+            pairs.withUnsafeBufferPointer { pairs in
+                mayMatch(
+                    text.baseAddress!.assumingMemoryBound(to: UInt8.self), count: text.count, wordAt: start,
+                    byteClasses: byteClasses, pairs: pairs)
+            }
+        }
+    }
+
+    /// ``mayMatch(_:wordAt:)`` with ``byteClasses`` and ``pairs`` taken once for a whole scan.
+    @inline(__always)
+    func mayMatch(
+        _ text: UnsafePointer<UInt8>, count: Int, wordAt start: Int, byteClasses: UnsafeBufferPointer<UInt8>,
+        pairs: UnsafeBufferPointer<UInt64>
+    ) -> Bool {
         guard byteClasses[Int(text[start])] & Self.firstByte != 0 else { return false }
         let next = start + 1
-        let second = next < text.count && SnippetWindow.isWordByte(text[next]) ? SnippetWindow.lowered(text[next]) : 0
+        let second = next < count && SnippetWindow.isWordByte(text[next]) ? SnippetWindow.lowered(text[next]) : 0
         let pair = Self.pair(SnippetWindow.lowered(text[start]), second)
         return pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0
     }
@@ -286,6 +300,8 @@ struct SnippetWindow {
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
     ) -> (wordCount: Int, isWhole: Bool) {
         matches.removeAll(keepingCapacity: true)
+        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, true) }
+        let count = text.count
         var wordCount = 0
         let checksEveryStart = matcher.checksEveryStart
         // Where each query word was last seen, while no window holding all of them is found;
@@ -293,49 +309,58 @@ struct SnippetWindow {
         var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
         var stopAfter = Int.max
         var isWhole = true
-        WordBlocks(text).forEach(firstBytes: matcher.firstBytes) { offset, starts, ends, firsts in
-            // Starts of words whose first byte, lowered, begins a pattern.
-            let candidates = checksEveryStart ? starts : starts & firsts
-            let blockStart = wordCount
-            // Most blocks hold no candidate, and most scans never stop.
-            if candidates == 0, stopAfter == .max {
-                wordCount += Int(xkcd_count16(starts))
-                return true
-            }
-            // Eight bytes at a time, as the stop is checked: a scan stops after the same word
-            // whatever the block size.
-            var half: UInt32 = 0x00FF
-            while half != 0 {
-                defer { half = half == 0x00FF ? 0xFF00 : 0 }
-                var halfCandidates = candidates & half
-                while halfCandidates != 0 {
-                    let bit = halfCandidates.trailingZeroBitCount
-                    halfCandidates &= halfCandidates &- 1
-                    let start = offset + bit
-                    guard matcher.mayMatch(text, wordAt: start) else { continue }
-                    var end: Int
-                    if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
-                        end = offset + endsAfter.trailingZeroBitCount
-                    } else {
-                        end = min(offset + WordBlocks.size, text.count)
-                        while end < text.count, isWordByte(text[end]) { end += 1 }
-                    }
-                    if let pattern = matcher.match(text, start..<end) {
-                        let ordinal = blockStart + Int(xkcd_count16(starts & ((1 << UInt32(bit)) &- 1)))
-                        matches.append((ordinal, pattern, start))
-                        if let window, !lastSeen.isEmpty, stopAfter == .max {
-                            lastSeen[matcher.groups[pattern]] = ordinal
-                            if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+        // The matcher's tables through buffers taken once: a long query's scan reads most words
+        // of a text.
+        matcher.byteClasses.withUnsafeBufferPointer { byteClasses in
+        matcher.pairs.withUnsafeBufferPointer { pairs in
+            var blocks = WordBlocks(text, firstBytes: matcher.firstBytes)
+            scan: while let block = blocks.next() {
+                let offset = block.offset, starts = block.starts, ends = block.ends
+                // Starts of words whose first byte, lowered, begins a pattern.
+                let candidates = checksEveryStart ? starts : starts & block.firsts
+                let blockStart = wordCount
+                // Most blocks hold no candidate, and most scans never stop.
+                if candidates == 0, stopAfter == .max {
+                    wordCount += Int(xkcd_count16(starts))
+                    continue
+                }
+                // Eight bytes at a time, as the stop is checked: a scan stops after the same word
+                // whatever the block size.
+                var half: UInt32 = 0x00FF
+                while half != 0 {
+                    defer { half = half == 0x00FF ? 0xFF00 : 0 }
+                    var halfCandidates = candidates & half
+                    while halfCandidates != 0 {
+                        let bit = halfCandidates.trailingZeroBitCount
+                        halfCandidates &= halfCandidates &- 1
+                        let start = offset + bit
+                        guard matcher.mayMatch(base, count: count, wordAt: start, byteClasses: byteClasses, pairs: pairs) else {
+                            continue
+                        }
+                        var end: Int
+                        if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
+                            end = offset + endsAfter.trailingZeroBitCount
+                        } else {
+                            end = min(offset + WordBlocks.size, count)
+                            while end < count, isWordByte(base[end]) { end += 1 }
+                        }
+                        if let pattern = matcher.match(text, start..<end) {
+                            let ordinal = blockStart + Int(xkcd_count16(starts & ((1 << UInt32(bit)) &- 1)))
+                            matches.append((ordinal, pattern, start))
+                            if let window, !lastSeen.isEmpty, stopAfter == .max {
+                                lastSeen[matcher.groups[pattern]] = ordinal
+                                if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+                            }
                         }
                     }
-                }
-                wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
-                if wordCount > stopAfter {
-                    isWhole = false
-                    return false
+                    wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
+                    if wordCount > stopAfter {
+                        isWhole = false
+                        break scan
+                    }
                 }
             }
-            return true
+        }
         }
         return (wordCount, isWhole)
     }
@@ -406,32 +431,32 @@ struct SnippetWindow {
             }
             if back == 0 { (ordinal, origin) = (first, start) }
         }
-        // The window's words, word `first` first. No local function records them: one used in
-        // the closure had its variables boxed and every access checked at run time.
+        // The window's words, word `first` first.
         var words: [Word] = []
         words.reserveCapacity(last - first + 1)
         var open: Int?  // start of a window word whose end is yet to come
-        WordBlocks(text, from: origin).forEach { offset, starts, ends, _ in
+        var blocks = WordBlocks(text, from: origin)
+        window: while let block = blocks.next() {
+            let starts = block.starts
             guard open != nil || ordinal + Int(xkcd_count16(starts)) > first else {
                 ordinal += Int(xkcd_count16(starts))
-                return true
+                continue
             }
-            var boundaries = starts | ends
+            var boundaries = starts | block.ends
             while boundaries != 0 {
                 let bit = boundaries.trailingZeroBitCount
                 boundaries &= boundaries &- 1
                 if starts & (1 << UInt32(bit)) != 0 {
-                    if ordinal >= first { open = offset + bit }
+                    if ordinal >= first { open = block.offset + bit }
                     ordinal += 1
                 } else {
                     if let start = open {
-                        words.append(Word(start: start, end: offset + bit, isMatch: false))
+                        words.append(Word(start: start, end: block.offset + bit, isMatch: false))
                         open = nil
                     }
-                    if ordinal > last { return false }
+                    if ordinal > last { break window }
                 }
             }
-            return true
         }
         if let start = open { words.append(Word(start: start, end: text.count, isMatch: false)) }
         var nextMatch = 0
@@ -583,41 +608,47 @@ struct LineFoldingWriter {
 ///
 /// Bit `i` of a block's masks says something of the block's byte `i`: it begins a word
 /// (``SnippetWindow/isWordByte(_:)``), is the first byte after one, or may begin a query word
-/// (`XKCDFirstBytes`).
+/// (`XKCDFirstBytes`). An iterator rather than a method taking a closure: a scan's counters
+/// captured by a closure lived in memory, and a long query's scan reads most words of a text.
 struct WordBlocks {
     static let size = 16
 
-    let text: UnsafeRawBufferPointer
-    /// The byte the first block starts at.
-    let start: Int
-
-    init(_ text: UnsafeRawBufferPointer, from start: Int = 0) {
-        self.text = text
-        self.start = start
+    /// A block: the offset of its first byte and its masks.
+    struct Block {
+        var offset: Int
+        var starts: UInt32, ends: UInt32, firsts: UInt32
     }
 
-    /// Calls `body` with each block's offset, word starts, word ends and bytes in `firstBytes`,
-    /// until it returns false. Bytes past the end of the text read as zero, which is no word
-    /// byte, so a word ending there ends in the last block, unless the last block is full.
+    private let base: UnsafePointer<UInt8>?
+    private let count: Int
+    private var firstBytes: XKCDFirstBytes
+    /// The offset of the next block.
+    private var offset: Int
+    /// Whether the byte before the next block is a word byte, at bit 0.
+    private var previous: UInt32
+
+    /// The blocks of `text` from byte `start`, `firstBytes` marked in their `firsts`.
+    init(_ text: UnsafeRawBufferPointer, from start: Int = 0, firstBytes: XKCDFirstBytes = XKCDFirstBytes()) {
+        base = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        count = text.count
+        self.firstBytes = firstBytes
+        offset = start
+        previous = start > 0 && start <= text.count && SnippetWindow.isWordByte(text[start - 1]) ? 1 : 0
+    }
+
+    /// The next block, or nil past the end. Bytes past the end of the text read as zero, which
+    /// is no word byte, so a word ending there ends in the last block, unless the last block is
+    /// full.
     @inline(__always)
-    func forEach(
-        firstBytes: XKCDFirstBytes = XKCDFirstBytes(),
-        _ body: (_ offset: Int, _ starts: UInt32, _ ends: UInt32, _ firsts: UInt32) -> Bool
-    ) {
-        guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-        var firstBytes = firstBytes
-        // Whether the byte before the block is a word byte, at bit 0.
-        var previous: UInt32 = start > 0 && start <= text.count && SnippetWindow.isWordByte(text[start - 1]) ? 1 : 0
-        var offset = start
-        while offset < text.count {
-            let remaining = text.count - offset
-            let masks = remaining >= Self.size
-                ? xkcd_classify16(base + offset, &firstBytes)
-                : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
-            let before = (masks.words << 1 | previous) & 0xFFFF
-            previous = masks.words >> 15
-            guard body(offset, masks.words & ~before, before & ~masks.words, masks.firsts) else { return }
-            offset += Self.size
-        }
+    mutating func next() -> Block? {
+        guard let base, offset < count else { return nil }
+        let remaining = count - offset
+        let masks = remaining >= Self.size
+            ? xkcd_classify16(base + offset, &firstBytes)
+            : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
+        let before = (masks.words << 1 | previous) & 0xFFFF
+        previous = masks.words >> 15
+        defer { offset += Self.size }
+        return Block(offset: offset, starts: masks.words & ~before, ends: before & ~masks.words, firsts: masks.firsts)
     }
 }
