@@ -132,15 +132,14 @@ public struct SearchEngine: Sendable {
 
         let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
         let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
-        let summaries = try snapshot.summaries(of: pageIDs)
-        let snippets = try snapshot.snippets(
+        let entries = try snapshot.summariesAndSnippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, prefixes: ranking.prefixes, marks: Self.highlightMarks)
         let results = pageIDs.indices.compactMap { index -> SearchResult? in
-            guard let summary = summaries[index] else { return nil }
+            guard let (summary, snippet) = entries[index] else { return nil }
             let id = pageIDs[index]
             return SearchResult(
                 id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
-                snippet: snippets[index] ?? "", isPartialMatch: ranking.partial.contains(id))
+                snippet: snippet, isPartialMatch: ranking.partial.contains(id))
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,

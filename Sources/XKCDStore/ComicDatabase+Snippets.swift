@@ -4,8 +4,9 @@ import GRDB
 import XKCDModel
 
 extension ComicDatabase.Snapshot {
-    /// A short extract of each comic's best-matching field (title text, transcript or
-    /// explanation), with the query's words wrapped in `marks`.
+    /// Number, title and date of each comic, with a short extract of its best-matching field
+    /// (title text, transcript or explanation) in which the query's words are wrapped in `marks`:
+    /// a page of results, read by one statement.
     ///
     /// FTS5's own snippet() reads the whole doclist of every query phrase and scores every
     /// fragment of every column: milliseconds a result for a long query. Running the porter
@@ -14,13 +15,13 @@ extension ComicDatabase.Snapshot {
     /// is scanned, for words that are one of `words` or start with one of `stems` or
     /// `prefixes`, keeping the window of `length` words that holds the most distinct query words.
     ///
-    /// - Returns: the snippets in the order of `ids`, nil for a comic the index does not hold.
-    ///   An array rather than a dictionary by number, for the reason given at
-    ///   ``summaries(of:)``.
-    public func snippets(
+    /// - Returns: in the order of `ids`, nil for a comic the index does not hold; the snippet is
+    ///   empty when the comic has no searchable text. An array rather than a dictionary by
+    ///   number, for the reason given at ``summaries(of:)``.
+    public func summariesAndSnippets(
         of ids: [Comic.ID], scores: TermScores?, words: [String], prefixes: [String] = [],
         marks: (open: String, close: String), length: Int = 24
-    ) throws(StoreError) -> [String?] {
+    ) throws(StoreError) -> [(summary: ComicSummary, snippet: String)?] {
         guard !ids.isEmpty else { return [] }
         let matcher = SnippetMatcher(words: words, stems: scores?.stems ?? [], prefixes: prefixes)
         // Each id travels with its field as `id * 4 + field`, so one statement reads only the
@@ -35,17 +36,22 @@ extension ComicDatabase.Snapshot {
             return id * RankingIndex.fieldCount + field
         }
         return try wrapped {
-            var result = [String?](repeating: nil, count: ids.count)
+            var result = [(summary: ComicSummary, snippet: String)?](repeating: nil, count: ids.count)
             var matches: [SnippetWindow.Match] = []
             let marks = SnippetWindow.Marks(marks)
+            // The summaries in the same statement: each statement run costs a search about as
+            // much as reading ten rows.
             try db.cachedStatement(sql: """
-                SELECT r.key, CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
-                FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                SELECT r.key, c.id, c.title, c.date,
+                    CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value >> 2
+                LEFT JOIN searchDocument AS d ON d.id = r.value >> 2
                 """
             ).forEachRow(binding: [.text(jsonArray(requests))]) { row in
-                let text = row.textBytes(1)
-                result[row.integer(0)] = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches)
-                    .render(text, marks: marks)
+                let summary = ComicSummary(id: row.integer(1), title: row.text(2), date: ComicRecord.date(from: row.text(3)))
+                let text = row.textBytes(4)
+                let snippet = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches).render(text, marks: marks)
+                result[row.integer(0)] = (summary, snippet)
             }
             return result
         }

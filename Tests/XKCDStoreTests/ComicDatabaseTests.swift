@@ -120,10 +120,14 @@ enum Sample {
             #expect(summaries[2]?.title == "Exploits of a Mom")
             #expect(try snapshot.summaries(of: []).isEmpty)
             let scores = try snapshot.termScores(for: ["tables"])
-            let snippets = try snapshot.snippets(of: [5, 327], scores: scores, words: ["tables"], marks: ("[", "]"))
-            #expect(snippets.count == 2)
-            #expect(snippets[0] == nil)
-            #expect(snippets[1]?.contains("[Tables]") == true)
+            let page = try snapshot.summariesAndSnippets(of: [5, 327, 149], scores: scores, words: ["tables"], marks: ("[", "]"))
+            #expect(page.map { $0?.summary.id } == [nil, 327, 149])
+            #expect(page[1]?.summary.title == "Exploits of a Mom")
+            #expect(page[1]?.summary.date == ComicDate(year: 2007, month: 10, day: 10))
+            #expect(page[1]?.snippet.contains("[Tables]") == true)
+            // A comic without the word still has its line: its title text, whole.
+            #expect(page[2]?.summary.title == "Sandwich")
+            #expect(page[2]?.snippet == "Proper User Policy apparently means Simon Says.")
             // Ascending, whether the query has positive words or only exclusions.
             #expect(try snapshot.comicIDs(matching: .or([.term("bobby", field: nil), .term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 327, 2347])
             #expect(try snapshot.comicIDs(matching: .and([.not(.term("bobby", field: nil))])) == [149, 2347])
