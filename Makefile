@@ -19,7 +19,8 @@ STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.
 # --no-export-dynamic: the static standard library's link arguments export every public symbol of
 # the packages (7,700), and the runtime's start-up dladdr() walks them all (0.26M instructions).
 # --disable-local-rpath: with the standard library linked in, nothing is looked up beside the
-# executable, and its $$ORIGIN run path had the loader try eleven paths there for libc and libm.
+# executable, and its $$ORIGIN run path had the loader try eleven paths there for libc, libm
+# and libgcc_s.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker --no-export-dynamic
 BIN           := .build/release/xkcd-search
 DB            ?=
@@ -85,10 +86,12 @@ relevance: deps
 	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance $(if $(DB),--db $(abspath $(DB)),)
 	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance --set Relevance/heldout.tsv $(if $(DB),--db $(abspath $(DB)),)
 
-# Whole-process search time against the sqlite3 shell on the same index, and against the least
-# a Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release).
+# Whole-process search time against the sqlite3 shell on the same index, against the least a
+# Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release), and
+# against one with SQLite alone (Benchmarks/SQLiteFloor).
 compare: build
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
+	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
 	scripts/compare-sqlite3.sh $(DB)
 
 clean:

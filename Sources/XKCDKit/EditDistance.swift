@@ -24,12 +24,14 @@ enum EditDistance {
             return set
         }
 
-        /// Whether `b` holds more than `2 * limit` letters the counted word does not, or lacks
-        /// as many it does: an edit adds or removes at most one letter of each word's set (a
-        /// transposition neither), so the distance is then over `limit`. A weaker test than
-        /// ``bound(to:)``, but one without a branch per byte, and most candidates fail it.
+        /// Whether more than `limit` of the letters a to z that `b` holds are missing from the
+        /// counted word, or more than `limit` of the word's are missing from `b`: an edit brings
+        /// at most one letter into a word's set and takes at most one out (a transposition
+        /// neither), so the distance is then over `limit`. A test without a branch per byte,
+        /// which most spelling candidates fail before ``bound(to:)`` is computed.
         func differsInLetters(from b: UnsafeBufferPointer<UInt8>, by limit: Int) -> Bool {
-            (letterSet ^ Self.letterSet(of: b)).nonzeroBitCount > 2 * limit
+            let other = Self.letterSet(of: b)
+            return (other & ~letterSet).nonzeroBitCount > limit || (letterSet & ~other).nonzeroBitCount > limit
         }
 
         /// Half the difference between the counts of the letters a to z in the counted word and

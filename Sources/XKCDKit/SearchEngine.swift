@@ -239,6 +239,8 @@ public struct SearchEngine: Sendable {
         // every word in passing.
         var ids = strict + partial
         var boosted = terms
+        // How many of the first ids the proximity bonus was computed for.
+        var boostedCount = 0
         if weights.proximity > 0 {
             // The same few comics on every page, so that pages agree on the order.
             ids.sortPrefix(Self.proximityDepth, by: byScore(terms.scores))
@@ -247,15 +249,14 @@ public struct SearchEngine: Sendable {
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
                 boosted.scores[id] += weights.proximity * share
             }
-            // A bonus only raises the scores of these few, which already came first: the best
+            boostedCount = top.count
+        }
+        if ordered <= boostedCount {
+            // A bonus only raises the scores of those few, which already came first: the best
             // `ordered` of them are the best of all, and the thousands behind are not sorted again.
-            if ordered <= top.count {
-                var head = top
-                head.sortPrefix(ordered, by: byScore(boosted.scores))
-                ids.replaceSubrange(..<top.count, with: head)
-            } else {
-                ids.sortPrefix(ordered, by: byScore(boosted.scores))
-            }
+            var head = Array(ids[..<boostedCount])
+            head.sortPrefix(ordered, by: byScore(boosted.scores))
+            ids.replaceSubrange(..<boostedCount, with: head)
         } else {
             ids.sortPrefix(ordered, by: byScore(boosted.scores))
         }

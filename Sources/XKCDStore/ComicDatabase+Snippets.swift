@@ -15,8 +15,8 @@ extension ComicDatabase.Snapshot {
     /// is scanned, for words that are one of `words` or start with one of `stems` or
     /// `prefixes`, keeping the window of `length` words that holds the most distinct query words.
     ///
-    /// - Returns: in the order of `ids`, nil for a comic the index does not hold; the snippet is
-    ///   empty when the comic has no searchable text. An array rather than a dictionary by
+    /// - Returns: in the order of `ids`, nil for a number the `comic` table does not hold; the
+    ///   snippet is empty when the comic has no searchable text (no `searchDocument` row). An array rather than a dictionary by
     ///   number, for the reason given at ``summaries(of:)``.
     public func summariesAndSnippets(
         of ids: [Comic.ID], scores: TermScores?, words: [String], prefixes: [String] = [],
@@ -202,17 +202,9 @@ struct SnippetMatcher {
     private static func pair(_ first: UInt8, _ second: UInt8) -> Int { Int(first & 0x1F) << 5 | Int(second & 0x1F) }
 
     /// Whether a pattern may match the word starting at `start`, from its first two bytes.
-    func mayMatch(_ text: UnsafeRawBufferPointer, wordAt start: Int) -> Bool {
-        byteClasses.withUnsafeBufferPointer { byteClasses in
-            pairs.withUnsafeBufferPointer { pairs in
-                mayMatch(
-                    text.baseAddress!.assumingMemoryBound(to: UInt8.self), count: text.count, wordAt: start,
-                    byteClasses: byteClasses, pairs: pairs)
-            }
-        }
-    }
-
-    /// ``mayMatch(_:wordAt:)`` with ``byteClasses`` and ``pairs`` taken once for a whole scan.
+    ///
+    /// `byteClasses` and `pairs` are this matcher's ``byteClasses`` and ``pairs``, taken as
+    /// buffers once for a whole scan.
     @inline(__always)
     func mayMatch(
         _ text: UnsafePointer<UInt8>, count: Int, wordAt start: Int, byteClasses: UnsafeBufferPointer<UInt8>,

@@ -371,7 +371,6 @@ extension ComicDatabase.Snapshot {
         let totals = PostingTotals(
             scores: scores, matched: matched, titleMatched: titleMatched, fieldMatches: fieldMatches,
             titleShare: titleShare, coverageShare: coverageShare)
-        (cachedWeights ?? []).withUnsafeBufferPointer { cachedWeights in
         lengths.lengths.withUnsafeBufferPointer { documentLengths in
             let computed = ComputedOccurrenceWeights(
                 fieldWeights: weights.fields, b: weights.lengthNormalization, averages: lengths.averages,
@@ -381,14 +380,15 @@ extension ComicDatabase.Snapshot {
                 let share = idf / idfTotal
                 blob.postings.withUnsafeBytes { bytes in
                     // One loop per source of weights, so that the choice is not made per field.
-                    if cachedWeights.isEmpty {
-                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: computed)
+                    if let cachedWeights {
+                        cachedWeights.withUnsafeBufferPointer { values in
+                            totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: CachedOccurrenceWeights(values: values))
+                        }
                     } else {
-                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: CachedOccurrenceWeights(values: cachedWeights))
+                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: computed)
                     }
                 }
             }
-        }
         }
         }
         }
@@ -421,6 +421,8 @@ extension ComicDatabase.Snapshot {
             // XKCDKit for what the standard library's sort costs a one-search process.
             // Without a branch per comic: whether one is a candidate is as good as random, and
             // mispredicting it cost more than the rest of the pass.
+            // Room for every comic, written past `count` (an `Int`, so nothing is left to
+            // deinitialize): a first pass to count the candidates cost as much as this one.
             candidates = [Comic.ID](unsafeUninitializedCapacity: size) { buffer, count in
                 for id in 0..<size {
                     buffer[count] = id
@@ -500,7 +502,7 @@ private struct PostingTotals {
             let isCounted = id < size
             var weighted = 0.0
             // The mask's fields in order, as their frequencies follow it.
-            var fields = UInt32(mask & 0x0F)
+            var fields = UInt32(mask) & ((1 << RankingIndex.fieldCount) - 1)
             while fields != 0 {
                 let field = fields.trailingZeroBitCount
                 fields &= fields &- 1

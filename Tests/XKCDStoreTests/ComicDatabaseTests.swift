@@ -114,14 +114,18 @@ enum Sample {
             ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
+        // A comic with nothing to search (no row of text) still has its line, with no snippet.
+        try database.writer.write { db in try db.execute(sql: "DELETE FROM searchDocument WHERE id = 2347") }
         try database.reading { snapshot in
             let summaries = try snapshot.summaries(of: [2347, 5, 327, 2347])
             #expect(summaries.map { $0?.id } == [2347, nil, 327, 2347])
             #expect(summaries[2]?.title == "Exploits of a Mom")
             #expect(try snapshot.summaries(of: []).isEmpty)
             let scores = try snapshot.termScores(for: ["tables"])
-            let page = try snapshot.summariesAndSnippets(of: [5, 327, 149], scores: scores, words: ["tables"], marks: ("[", "]"))
-            #expect(page.map { $0?.summary.id } == [nil, 327, 149])
+            let page = try snapshot.summariesAndSnippets(of: [5, 327, 149, 2347], scores: scores, words: ["tables"], marks: ("[", "]"))
+            #expect(page.map { $0?.summary.id } == [nil, 327, 149, 2347])
+            #expect(page[3]?.summary.title == "Dependency")
+            #expect(page[3]?.snippet == "")
             #expect(page[1]?.summary.title == "Exploits of a Mom")
             #expect(page[1]?.summary.date == ComicDate(year: 2007, month: 10, day: 10))
             #expect(page[1]?.snippet.contains("[Tables]") == true)

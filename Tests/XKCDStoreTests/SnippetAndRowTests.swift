@@ -328,3 +328,16 @@ import _XKCDTestSupport
         #expect(ComicRecord.date(from: text) == ComicDate(year: 1970, month: 1, day: 1))
     }
 }
+
+extension SnippetMatcher {
+    /// The scan's first-two-bytes test for one word, its tables taken for the one call.
+    func mayMatch(_ text: UnsafeRawBufferPointer, wordAt start: Int) -> Bool {
+        byteClasses.withUnsafeBufferPointer { byteClasses in
+            pairs.withUnsafeBufferPointer { pairs in
+                mayMatch(
+                    text.baseAddress!.assumingMemoryBound(to: UInt8.self), count: text.count, wordAt: start,
+                    byteClasses: byteClasses, pairs: pairs)
+            }
+        }
+    }
+}
