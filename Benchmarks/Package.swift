@@ -28,6 +28,13 @@ let package = Package(
             path: "StartupFloor"
         ),
         .executableTarget(
+            name: "SQLiteFloor",
+            dependencies: [.product(name: "GRDBSQLite", package: "GRDB.swift")],
+            path: "SQLiteFloor",
+            // SQLite from the static archive, as xkcd-search links it (`make build`).
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/../.build/static-libs"])]
+        ),
+        .executableTarget(
             name: "Parsing",
             dependencies: [
                 "BenchmarkSupport",

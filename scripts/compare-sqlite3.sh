@@ -8,6 +8,8 @@
 #   FLOOR_BIN        Benchmarks/StartupFloor, built as the release build is (`make compare` does):
 #                    a Swift process with Foundation, GRDB and ArgumentParser that runs only the
 #                    raw query, timed too when it exists (default: .build-floor/release/StartupFloor)
+#   SQLITE_FLOOR_BIN Benchmarks/SQLiteFloor: the same without GRDB and Foundation, SQLite alone,
+#                    timed too when it exists (default: .build-floor/release/SQLiteFloor)
 #   RUNS             runs per command (default: 50)
 #   ROUNDS           the commands take turns in this many rounds of RUNS/ROUNDS runs (default: 5)
 #   HYPERFINE=0      time with the date loop even when hyperfine is installed
@@ -20,6 +22,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 db=${1:-$HOME/.local/share/xkcd-search/index.sqlite}
 bin=${XKCD_SEARCH_BIN:-$root/.build/release/xkcd-search}
 floor=${FLOOR_BIN:-$root/.build-floor/release/StartupFloor}
+sqlite_floor=${SQLITE_FLOOR_BIN:-$root/.build-floor/release/SQLiteFloor}
 runs=${RUNS:-50}
 use_hyperfine=0
 [ "${HYPERFINE:-1}" != 0 ] && command -v hyperfine >/dev/null && use_hyperfine=1
@@ -91,7 +94,10 @@ echo "binary:  $bin"
 echo "runs:    $runs each, taking turns in ${ROUNDS:-5} rounds ($([ "$use_hyperfine" = 1 ] && echo hyperfine || echo 'date loop'), median), load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 [ -x "$floor" ] || floor=""
-printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "query" "xkcd-search search" "cli ms" "floor ms" "sqlite3 ms" "ratio" "floor"
+[ -x "$sqlite_floor" ] || sqlite_floor=""
+# Ratios are to the sqlite3 shell's time; "floor" is StartupFloor's, "sqlite" SQLiteFloor's.
+printf '%-8s %-40s %9s %9s %9s %11s %7s %7s %7s\n' \
+  "query" "xkcd-search search" "cli ms" "floor ms" "sqlite ms" "sqlite3 ms" "ratio" "floor" "sqlite"
 for entry in "${queries[@]}"; do
   IFS='|' read -r label query match <<<"$entry"
   cli="$(quote "$bin") search --db $(quote "$db") --color never $(quote "$query")"
@@ -99,15 +105,17 @@ for entry in "${queries[@]}"; do
   # Both must work before they are timed.
   bash -c "$cli" >/dev/null || die "failed: $cli"
   bash -c "$raw" >/dev/null || die "failed: $raw"
-  floor_ms=- floor_ratio=-
-  if [ -n "$floor" ]; then
-    read -r cli_ms raw_ms floor_ms < <(medians_ms "$cli" "$raw" "$(quote "$floor") $(quote "$db") $(quote "$match")")
-    floor_ratio=$(awk -v a="$floor_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
-  else
-    read -r cli_ms raw_ms < <(medians_ms "$cli" "$raw")
-  fi
-  ratio=$(awk -v a="$cli_ms" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }')
-  printf '%-8s %-40s %9s %9s %11s %7s %7s\n' "$label" "$query" "$cli_ms" "$floor_ms" "$raw_ms" "$ratio" "$floor_ratio"
+  commands=("$cli" "$raw")
+  [ -n "$floor" ] && commands+=("$(quote "$floor") $(quote "$db") $(quote "$match")")
+  [ -n "$sqlite_floor" ] && commands+=("$(quote "$sqlite_floor") $(quote "$db") $(quote "$match")")
+  read -r -a medians < <(medians_ms "${commands[@]}")
+  cli_ms=${medians[0]} raw_ms=${medians[1]} floor_ms=- sqlite_ms=-
+  next=2
+  if [ -n "$floor" ]; then floor_ms=${medians[$next]}; next=$((next + 1)); fi
+  if [ -n "$sqlite_floor" ]; then sqlite_ms=${medians[$next]}; fi
+  ratio_to_shell() { [ "$1" = - ] && echo - || awk -v a="$1" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }'; }
+  printf '%-8s %-40s %9s %9s %9s %11s %7s %7s %7s\n' "$label" "$query" "$cli_ms" "$floor_ms" "$sqlite_ms" "$raw_ms" \
+    "$(ratio_to_shell "$cli_ms")" "$(ratio_to_shell "$floor_ms")" "$(ratio_to_shell "$sqlite_ms")"
 done
 
 echo
