@@ -96,6 +96,7 @@ echo
 [ -x "$floor" ] || floor=""
 [ -x "$sqlite_floor" ] || sqlite_floor=""
 # Ratios are to the sqlite3 shell's time; "floor" is StartupFloor's, "sqlite" SQLiteFloor's.
+ratio_to_shell() { [ "$1" = - ] && echo - || awk -v a="$1" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }'; }
 printf '%-8s %-40s %9s %9s %9s %11s %7s %7s %7s\n' \
   "query" "xkcd-search search" "cli ms" "floor ms" "sqlite ms" "sqlite3 ms" "ratio" "floor" "sqlite"
 for entry in "${queries[@]}"; do
@@ -113,7 +114,6 @@ for entry in "${queries[@]}"; do
   next=2
   if [ -n "$floor" ]; then floor_ms=${medians[$next]}; next=$((next + 1)); fi
   if [ -n "$sqlite_floor" ]; then sqlite_ms=${medians[$next]}; fi
-  ratio_to_shell() { [ "$1" = - ] && echo - || awk -v a="$1" -v b="$raw_ms" 'BEGIN { printf "%.1fx", a / b }'; }
   printf '%-8s %-40s %9s %9s %9s %11s %7s %7s %7s\n' "$label" "$query" "$cli_ms" "$floor_ms" "$sqlite_ms" "$raw_ms" \
     "$(ratio_to_shell "$cli_ms")" "$(ratio_to_shell "$floor_ms")" "$(ratio_to_shell "$sqlite_ms")"
 done

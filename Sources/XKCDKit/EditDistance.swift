@@ -10,9 +10,9 @@ enum EditDistance {
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             for byte in bytes where byte &- UInt8(ascii: "a") < 26 {
                 counts[Int(byte &- UInt8(ascii: "a"))] &+= 1
+                letterSet |= 1 << UInt32(byte &- UInt8(ascii: "a"))
                 total += 1
             }
-            letterSet = Self.letterSet(of: bytes)
         }
 
         private static func letterSet(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {

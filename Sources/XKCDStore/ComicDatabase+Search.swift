@@ -114,7 +114,7 @@ extension ComicDatabase.Snapshot {
             var result = [ComicSummary?](repeating: nil, count: ids.count)
             try db.cachedStatement(sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value")
                 .forEachRow(binding: [.text(jsonArray(ids))]) { row in
-                    result[row.integer(0)] = ComicSummary(id: row.integer(1), title: row.text(2), date: ComicRecord.date(from: row.text(3)))
+                    result[row.integer(0)] = row.summary(from: 1)
                 }
             return result
         }
@@ -193,6 +193,14 @@ extension ComicDatabase.Snapshot {
         }
     }
 
+}
+
+extension RawRow {
+    /// The summary in columns `column` to `column + 2`: a comic's id, title and date, the way the
+    /// page statements select them.
+    func summary(from column: Int32) -> ComicSummary {
+        ComicSummary(id: integer(column), title: text(column + 1), date: ComicRecord.date(from: text(column + 2)))
+    }
 }
 
 /// `ids` as a JSON array, for `json_each`: one statement whatever the count.

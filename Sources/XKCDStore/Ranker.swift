@@ -418,11 +418,10 @@ extension ComicDatabase.Snapshot {
                 }
             }
             // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in
-            // XKCDKit for what the standard library's sort costs a one-search process.
-            // Without a branch per comic: whether one is a candidate is as good as random, and
-            // mispredicting it cost more than the rest of the pass.
-            // Room for every comic, written past `count` (an `Int`, so nothing is left to
-            // deinitialize): a first pass to count the candidates cost as much as this one.
+            // XKCDKit for what the standard library's sort costs a one-search process. Without a
+            // branch per comic (whether one is a candidate is as good as random, and mispredicting
+            // it cost more than the rest of the pass), so with room for every comic: a slot past
+            // `count` is written and left, which an `Int` allows.
             candidates = [Comic.ID](unsafeUninitializedCapacity: size) { buffer, count in
                 for id in 0..<size {
                     buffer[count] = id
