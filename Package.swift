@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "XKCDStore", targets: ["XKCDStore"]),
         .library(name: "XKCDQuery", targets: ["XKCDQuery"]),
         .library(name: "XKCDModel", targets: ["XKCDModel"]),
+        .library(name: "XKCDEmbed", targets: ["XKCDEmbed"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -35,7 +36,15 @@ let package = Package(
             name: "CEditLine",
             providers: [.apt(["libedit-dev"])]
         ),
+        // Matrix products for XKCDEmbed, its only importer (docs/semantic-search.md: which
+        // OpenBLAS variant and why).
+        .systemLibrary(
+            name: "COpenBLAS",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
         .target(name: "XKCDModel"),
+        // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
+        .target(name: "XKCDEmbed", dependencies: ["COpenBLAS"]),
         .target(
             name: "XKCDFetch",
             dependencies: ["XKCDModel", "CZlib", .product(name: "Logging", package: "swift-log")]
@@ -103,6 +112,7 @@ let package = Package(
         ),
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDEmbedTests", dependencies: ["XKCDEmbed", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",

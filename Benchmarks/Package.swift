@@ -56,6 +56,20 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(
+            name: "Embed",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "XKCDEmbed", package: "xkcd-search"),
+            ],
+            path: "Embed",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "EmbedOnce",
+            dependencies: [.product(name: "XKCDEmbed", package: "xkcd-search")],
+            path: "EmbedOnce"
+        ),
+        .executableTarget(
             name: "Search",
             dependencies: [
                 "BenchmarkSupport",

@@ -64,3 +64,11 @@ public enum Fixtures {
         }.sorted()
     }
 }
+
+extension Fixtures {
+    /// Token ids and embeddings that sentence-transformers computed for fixed texts
+    /// (`scripts/reference-embeddings.py`).
+    public static var embeddingReferenceURL: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/embedding-reference.json")
+    }
+}

@@ -1,0 +1,77 @@
+import Benchmark
+import Foundation
+import XKCDEmbed
+
+/// In-process time to embed a query with `SentenceEncoder.embedding(for:)` (tokenizing, the
+/// six-layer encoder, pooling), for 5-, 12- and 25-word queries, and for one passage long enough
+/// to be cut at the model's 256 tokens, as the indexer embeds each comic.
+///
+/// The model is the one `SentenceEncoder.locateModel()` finds: `make benchmarks` sets
+/// `XKCD_SEARCH_MODEL` to the directory `make model` wrote. Loading it is setup, not measured;
+/// Benchmarks/EmbedOnce measures a whole process.
+let benchmarks: @Sendable () -> Void = {
+    let queries = [
+        (5, "neural network learned wrong thing"),
+        (12, "the one where the neural network learned the wrong thing from the data"),
+        (
+            25,
+            "a comic where someone explains that a tiny open source project maintained by one person "
+                + "in Nebraska holds up all of modern digital infrastructure"
+        ),
+    ]
+    for (words, query) in queries {
+        precondition(query.split(separator: " ").count == words, "benchmark programmer error: \(query)")
+        Benchmark(
+            "Embed \(words)-word query",
+            configuration: .init(
+                metrics: [.wallClock, .peakMemoryResident],
+                timeUnits: .microseconds,
+                warmupIterations: 10,
+                scalingFactor: .one,
+                maxDuration: .seconds(10),
+                maxIterations: 2_000
+            )
+        ) { benchmark, encoder in
+            blackHole(encoder.embedding(for: query))
+        } setup: {
+            try loadEncoder()
+        }
+    }
+
+    Benchmark(
+        "Embed 256-token passage",
+        configuration: .init(
+            metrics: [.wallClock],
+            timeUnits: .milliseconds,
+            warmupIterations: 2,
+            scalingFactor: .one,
+            maxDuration: .seconds(15),
+            maxIterations: 200
+        )
+    ) { benchmark, encoder in
+        blackHole(encoder.embedding(for: passage))
+    } setup: {
+        let encoder = try loadEncoder()
+        precondition(encoder.tokenIDs(for: passage).count == encoder.maximumTokens, "the passage must fill the model")
+        return encoder
+    }
+}
+
+private struct NoModel: Error, CustomStringConvertible {
+    var description: String { "no sentence-embedding model: run `make model`, or set XKCD_SEARCH_MODEL" }
+}
+
+private func loadEncoder() throws -> SentenceEncoder {
+    guard let directory = SentenceEncoder.locateModel() else { throw NoModel() }
+    return try SentenceEncoder(modelDirectory: directory)
+}
+
+/// More than 256 tokens of prose in the manner of a comic's explanation.
+private let passage = String(
+    repeating: """
+        The comic shows a person at a whiteboard explaining a plan to sort ten years of receipts by \
+        colour, scan them into a spreadsheet and laminate the printout. Someone asks why the receipts \
+        cannot stay in their shoebox. The plan grows to fill a wall, with a satellite, two llamas and \
+        a sub-committee that names the other sub-committees, while the audience falls asleep. In the \
+        last panel the shoebox sits untouched on a shelf, labelled as the archive. 
+        """, count: 3)

@@ -1,0 +1,15 @@
+/// A problem with the sentence-embedding model, worded for the person running the tool.
+public enum EmbedError: Error, Equatable, CustomStringConvertible {
+    /// The model directory, or the weights file in it, does not exist.
+    case modelMissing(path: String)
+    /// A file of the model is there but cannot be used: truncated, not the expected format,
+    /// or made for another model.
+    case modelDamaged(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .modelMissing(let path): "no sentence-embedding model at \(path)"
+        case .modelDamaged(let path, let reason): "the sentence-embedding model at \(path) is damaged: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Turns text into a sentence embedding with all-MiniLM-L6-v2, as sentence-transformers does:
+/// BERT's tokenizer, the BERT encoder, mean pooling over the tokens, L2 normalisation.
+///
+/// The weights stay in the mapped model file; each call has its own scratch space, so one encoder
+/// may embed on several threads at once.
+///
+/// ```swift
+/// guard let directory = SentenceEncoder.locateModel() else { … }
+/// let encoder = try SentenceEncoder(modelDirectory: directory)
+/// let vector = encoder.embedding(for: "the one where the neural net learned the wrong thing")
+/// // vector.count == encoder.dimensions (384), unit length: a dot product is the cosine.
+/// ```
+public final class SentenceEncoder: Sendable {
+    /// What the model file's `__metadata__` calls it, e.g. `all-MiniLM-L6-v2/mixed/7b37d07b5800`:
+    /// vectors stored with one identity are comparable only with vectors of the same identity.
+    public let identity: String
+    /// The length of every embedding (384).
+    public var dimensions: Int { encoder.configuration.hiddenSize }
+    /// Tokens the model reads, [CLS] and [SEP] included (sentence_bert_config.json's
+    /// `max_seq_length`, 256): the rest of a longer text is ignored.
+    public let maximumTokens: Int
+
+    private let tokenizer: WordPieceTokenizer
+    private let encoder: BertEncoder
+    private let normalizes: Bool
+
+    /// Maps `model.safetensors` in `modelDirectory` and checks it and the configuration against
+    /// each other: the tensors' names, shapes and byte ranges, the vocabulary's size, the pooling.
+    ///
+    /// - Throws: ``EmbedError/modelMissing(path:)`` when the directory or its weights file does
+    ///   not exist, ``EmbedError/modelDamaged(path:reason:)`` for anything else wrong with it.
+    public init(modelDirectory: URL) throws(EmbedError) {
+        guard FileManager.default.fileExists(atPath: modelDirectory.path) else {
+            throw .modelMissing(path: modelDirectory.path)
+        }
+        let configuration = try Self.read(BertConfiguration.self, "config.json", in: modelDirectory)
+        let sentenceConfiguration = try Self.read(SentenceConfiguration.self, "sentence_bert_config.json", in: modelDirectory)
+        let pooling = try Self.read(PoolingConfiguration.self, "1_Pooling/config.json", in: modelDirectory)
+        let modules = try Self.read([Module].self, "modules.json", in: modelDirectory)
+
+        let configurationPath = modelDirectory.appending(path: "config.json").path
+        guard configuration.activation == "gelu" else {
+            throw .modelDamaged(path: configurationPath, reason: "activation \(configuration.activation), expected gelu")
+        }
+        guard configuration.headCount > 0, configuration.hiddenSize % configuration.headCount == 0 else {
+            throw .modelDamaged(path: configurationPath, reason: "the hidden size does not divide into the heads")
+        }
+        guard pooling.isMeanOnly, pooling.dimensions == configuration.hiddenSize else {
+            throw .modelDamaged(
+                path: modelDirectory.appending(path: "1_Pooling/config.json").path,
+                reason: "only mean pooling over the hidden states is supported")
+        }
+        guard 2...configuration.maximumPositions ~= sentenceConfiguration.maximumSequenceLength else {
+            throw .modelDamaged(
+                path: modelDirectory.appending(path: "sentence_bert_config.json").path,
+                reason: "max_seq_length must be between 2 and \(configuration.maximumPositions)")
+        }
+
+        let file = try ModelFile(path: modelDirectory.appending(path: "model.safetensors").path)
+        guard let identity = file.metadata["identity"], !identity.isEmpty else {
+            throw .modelDamaged(path: file.path, reason: "__metadata__ has no identity (not converted by scripts/convert-model.py?)")
+        }
+        self.identity = identity
+        encoder = try BertEncoder(file: file, configuration: configuration)
+        tokenizer = try WordPieceTokenizer(
+            vocabularyAt: modelDirectory.appending(path: "vocab.txt"), expectedCount: configuration.vocabularySize)
+        maximumTokens = sentenceConfiguration.maximumSequenceLength
+        normalizes = modules.contains { $0.type == "sentence_transformers.models.Normalize" }
+    }
+
+    /// The ids the model reads for `text`: [CLS], the WordPiece ids cut to fit, [SEP].
+    public func tokenIDs(for text: String) -> [Int32] {
+        [tokenizer.classifierID] + tokenizer.pieceIDs(for: text).prefix(maximumTokens - 2) + [tokenizer.separatorID]
+    }
+
+    /// The embedding of `text`: the mean of the encoder's last hidden states over its tokens
+    /// ([CLS] and [SEP] included, as the attention mask has them), scaled to unit length.
+    ///
+    /// Text past ``maximumTokens`` tokens is ignored; an empty text still has [CLS] and [SEP].
+    public func embedding(for text: String) -> [Float] {
+        let ids = tokenIDs(for: text)
+        var vector = encoder.summedHiddenStates(for: ids)
+        let scale: Float
+        if normalizes {
+            let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            // sentence-transformers' Normalize divides by max(norm, 1e-12).
+            scale = 1 / max(norm, 1e-12)
+        } else {
+            scale = 1 / Float(ids.count)
+        }
+        for index in vector.indices { vector[index] *= scale }
+        return vector
+    }
+
+    /// The model directory the executables use: `XKCD_SEARCH_MODEL` when set (even if nothing
+    /// is there, so that a wrong setting is reported rather than passed over); else the first of
+    /// `<executable's directory>/../share/xkcd-search/model` (the installed layout, and the one
+    /// `make model` puts beside the builds in `.build`) and `$XDG_DATA_HOME/xkcd-search/model`
+    /// (`~/.local/share` by default) that holds a `model.safetensors`.
+    ///
+    /// - Returns: nil when no candidate holds a model.
+    public static func locateModel(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let path = environment["XKCD_SEARCH_MODEL"], !path.isEmpty {
+            return URL(filePath: path, directoryHint: .isDirectory)
+        }
+        var candidates: [URL] = []
+        // /proc/self/exe is the executable with every symbolic link resolved.
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(
+                URL(filePath: executable).deletingLastPathComponent().deletingLastPathComponent()
+                    .appending(path: "share/xkcd-search/model", directoryHint: .isDirectory))
+        }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            candidates.append(URL(filePath: data).appending(path: "xkcd-search/model", directoryHint: .isDirectory))
+        } else if let home = environment["HOME"], !home.isEmpty {
+            candidates.append(URL(filePath: home).appending(path: ".local/share/xkcd-search/model", directoryHint: .isDirectory))
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appending(path: "model.safetensors").path) }
+    }
+
+    private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {
+        let url = directory.appending(path: name)
+        guard let data = try? Data(contentsOf: url) else {
+            throw .modelDamaged(path: url.path, reason: "the file is missing or unreadable")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw .modelDamaged(path: url.path, reason: "not the expected JSON")
+        }
+    }
+}
+
+/// sentence_bert_config.json.
+private struct SentenceConfiguration: Decodable {
+    let maximumSequenceLength: Int
+
+    enum CodingKeys: String, CodingKey {
+        case maximumSequenceLength = "max_seq_length"
+    }
+}
+
+/// 1_Pooling/config.json.
+private struct PoolingConfiguration: Decodable {
+    let dimensions: Int
+    let meanTokens: Bool
+    let classToken: Bool
+    let maximumTokens: Bool
+    let meanSquareRootLengthTokens: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case dimensions = "word_embedding_dimension"
+        case meanTokens = "pooling_mode_mean_tokens"
+        case classToken = "pooling_mode_cls_token"
+        case maximumTokens = "pooling_mode_max_tokens"
+        case meanSquareRootLengthTokens = "pooling_mode_mean_sqrt_len_tokens"
+    }
+
+    var isMeanOnly: Bool { meanTokens && !classToken && !maximumTokens && !meanSquareRootLengthTokens }
+}
+
+/// One entry of modules.json: the steps sentence-transformers runs after the encoder.
+private struct Module: Decodable {
+    let type: String
+}

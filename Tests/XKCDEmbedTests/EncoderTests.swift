@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+import XKCDEmbed
+import _XKCDTestSupport
+
+/// The reference that sentence-transformers computed (`scripts/reference-embeddings.py`).
+struct Reference: Decodable {
+    struct Case: Decodable, Sendable, CustomTestStringConvertible {
+        let text: String
+        let tokenIDs: [Int32]
+        let embedding: [Float]
+
+        var testDescription: String { String(reflecting: String(text.prefix(40))) }
+    }
+
+    let maximumTokens: Int
+    let cases: [Case]
+
+    static let shared: Reference = {
+        do {
+            return try JSONDecoder().decode(Reference.self, from: Data(contentsOf: Fixtures.embeddingReferenceURL))
+        } catch {
+            fatalError("cannot read \(Fixtures.embeddingReferenceURL.path): \(error)")
+        }
+    }()
+}
+
+/// The real model, found as the executables find it. `make test` runs `make model` first, so a
+/// missing model is a failure, never a skipped test.
+func realModelDirectory() throws -> URL {
+    try #require(
+        SentenceEncoder.locateModel(),
+        "no sentence-embedding model found: run `make model` (or set XKCD_SEARCH_MODEL to a model directory)")
+}
+
+private let sharedEncoder = Result { () throws(EmbedError) -> SentenceEncoder? in
+    guard let directory = SentenceEncoder.locateModel() else { return nil }
+    return try SentenceEncoder(modelDirectory: directory)
+}
+
+func realEncoder() throws -> SentenceEncoder {
+    _ = try realModelDirectory()
+    return try #require(try sharedEncoder.get())
+}
+
+func cosine(_ a: [Float], _ b: [Float]) -> Float {
+    var (dot, normA, normB): (Float, Float, Float) = (0, 0, 0)
+    for (x, y) in zip(a, b) {
+        dot += x * y
+        normA += x * x
+        normB += y * y
+    }
+    return dot / (normA.squareRoot() * normB.squareRoot())
+}
+
+@Suite struct EncoderTests {
+    @Test func describesTheModel() throws {
+        let encoder = try realEncoder()
+        #expect(encoder.dimensions == 384)
+        #expect(encoder.maximumTokens == Reference.shared.maximumTokens)
+        #expect(encoder.identity.hasPrefix("all-MiniLM-L6-v2/"))
+    }
+
+    @Test(arguments: Reference.shared.cases)
+    func tokenIDsMatchTheReference(_ reference: Reference.Case) throws {
+        let encoder = try realEncoder()
+        let ids = encoder.tokenIDs(for: reference.text)
+        #expect(ids == reference.tokenIDs, "produced \(ids), expected \(reference.tokenIDs)")
+        #expect(ids.count <= encoder.maximumTokens)
+    }
+
+    @Test(arguments: Reference.shared.cases)
+    func embeddingMatchesTheReference(_ reference: Reference.Case) throws {
+        let encoder = try realEncoder()
+        let embedding = encoder.embedding(for: reference.text)
+        #expect(embedding.count == reference.embedding.count)
+        let similarity = cosine(embedding, reference.embedding)
+        #expect(similarity >= 0.999, "cosine \(similarity) with the reference")
+        let length = embedding.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        #expect(abs(length - 1) < 1e-4, "length \(length)")
+    }
+
+    /// The lowest cosine over the reference texts, printed for docs/semantic-search.md.
+    @Test func reportsTheLowestCosine() throws {
+        let encoder = try realEncoder()
+        let similarities = Reference.shared.cases.map { cosine(encoder.embedding(for: $0.text), $0.embedding) }
+        let lowest = try #require(similarities.min())
+        print("lowest cosine with the reference over \(similarities.count) texts: \(lowest)")
+        #expect(lowest >= 0.999)
+    }
+
+    /// Unrelated texts are far apart and a paraphrase is near: the vectors carry meaning, not noise
+    /// that happens to match.
+    @Test func paraphrasesAreCloserThanUnrelatedTexts() throws {
+        let encoder = try realEncoder()
+        let query = encoder.embedding(for: "a comic about a tiny project that all modern software depends on")
+        let near = encoder.embedding(for: "all of today's digital infrastructure rests on one small library")
+        let far = encoder.embedding(for: "velociraptors in the kitchen")
+        #expect(cosine(query, near) > cosine(query, far) + 0.2)
+    }
+
+    @Test func embedsOnSeveralThreadsAtOnce() async throws {
+        let encoder = try realEncoder()
+        let texts = Reference.shared.cases.map(\.text).filter { !$0.isEmpty }.prefix(12)
+        let serial = texts.map { encoder.embedding(for: $0) }
+        let parallel = await withTaskGroup(of: (Int, [Float]).self) { group in
+            for (index, text) in texts.enumerated() {
+                group.addTask { (index, encoder.embedding(for: text)) }
+            }
+            var results = [[Float]](repeating: [], count: texts.count)
+            for await (index, vector) in group { results[index] = vector }
+            return results
+        }
+        for (one, other) in zip(serial, parallel) {
+            #expect(cosine(one, other) > 0.99999)
+        }
+    }
+}

