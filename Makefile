@@ -10,6 +10,9 @@ DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-open
                  sqlite3 time hyperfine python3-pexpect libopenblas-dev libopenblas-serial-dev python3-pip
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
+# Every comic's sentence vector, made by this project's own embedder from the snapshot
+# (scripts/export-vectors.sh): `make demo` takes them instead of embedding for minutes.
+VECTORS       := snapshot/vectors.sqlite.xz
 # -no-pie: a position-dependent executable has none of the 138,000 pointers to relocate at start-up
 # that a position-independent one has (about 0.6 ms and 200 page faults of every search).
 # $(STATIC_LIBS): xkcd-search links SQLite, libedit (with what it needs) and libstdc++ from the
@@ -91,11 +94,16 @@ $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 	tar -xJf $(SNAPSHOT) -C $(SNAPSHOT_DIR)
 	@touch $@
 
-snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json
+$(SNAPSHOT_DIR)/vectors.sqlite: $(VECTORS)
+	@mkdir -p $(SNAPSHOT_DIR)
+	xz -dc $(VECTORS) > $@.part && mv $@.part $@
+
+snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNAPSHOT_DIR)/vectors.sqlite)
 
 demo: build model snapshot-dir
-	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR)
-	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse'; do \
+	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR) $(if $(wildcard $(VECTORS)),--vectors $(SNAPSHOT_DIR)/vectors.sqlite)
+	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse' \
+	          'the one where the neural net learned the wrong thing'; do \
 	  echo; echo "\$$ xkcd-search search $$q"; $(BIN) search $(DB_FLAG) $$q; \
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
@@ -107,11 +115,14 @@ test: deps model snapshot-dir
 benchmarks: deps model snapshot-dir
 	cd Benchmarks && XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" $(SWIFT) package --scratch-path ../.build-bench benchmark
 
-# MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv and on Benchmarks/Relevance/heldout.tsv
-# against the index (make demo builds it).
-relevance: deps
-	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance $(if $(DB),--db $(abspath $(DB)),)
-	cd Benchmarks && $(SWIFT) run -c release --scratch-path ../.build-bench Relevance --set Relevance/heldout.tsv $(if $(DB),--db $(abspath $(DB)),)
+# MRR@10, hit@1 and hit@10 on ../shared/eval/dev.tsv, Benchmarks/Relevance/heldout.tsv and
+# Benchmarks/Relevance/descriptions.tsv against the index (make demo builds it), ranked with the
+# sentence model; RELEVANCE_FLAGS=--words-only ranks by words alone.
+relevance: deps model
+	cd Benchmarks && for set in ../../shared/eval/dev.tsv Relevance/heldout.tsv Relevance/descriptions.tsv; do \
+	  XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" $(SWIFT) run -c release --scratch-path ../.build-bench Relevance \
+	    --set $$set $(RELEVANCE_FLAGS) $(if $(DB),--db $(abspath $(DB)),) || exit 1; \
+	done
 
 # Whole-process search time against the sqlite3 shell on the same index, against the least a
 # Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release), and

@@ -44,7 +44,9 @@ let package = Package(
         ),
         .target(name: "XKCDModel"),
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
-        .target(name: "XKCDEmbed", dependencies: ["COpenBLAS"]),
+        // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
+        // slower unoptimised, and the tests and debug binaries embed real comics with it.
+        .target(name: "XKCDEmbed", dependencies: ["COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(
             name: "XKCDFetch",
             dependencies: ["XKCDModel", "CZlib", .product(name: "Logging", package: "swift-log")]
@@ -62,12 +64,12 @@ let package = Package(
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
         // Searching, browsing and favourites. No fetching or HTML parsing: every library linked
         // into a process costs start-up time, and `search` is run once per query.
-        .target(name: "XKCDKit", dependencies: ["XKCDModel", "XKCDStore", "XKCDQuery"]),
+        .target(name: "XKCDKit", dependencies: ["XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed"]),
         // The fetch → parse → store pipeline, which alone links libcurl and libxml2.
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -96,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search-index",
             dependencies: [
-                "XKCDCommandLine", "XKCDIndexer", "XKCDKit",
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -118,7 +120,11 @@ let package = Package(
             name: "XKCDStoreTests",
             dependencies: ["XKCDStore", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
-            name: "XKCDKitTests", dependencies: ["XKCDKit", "XKCDIndexer", "XKCDStore", "_XKCDTestSupport"]),
+            name: "XKCDKitTests",
+            dependencies: [
+                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "_XKCDTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "CLITests",
             dependencies: [

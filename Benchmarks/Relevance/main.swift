@@ -2,7 +2,7 @@
 //
 //   swift run -c release Relevance [--db PATH] [--set ../../shared/eval/dev.tsv] [--verbose]
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
-//       [--proximity 3] [--sample-quotes N] [--sample-typos N]
+//       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //
 // `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
 // fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
@@ -37,7 +37,9 @@ if let title = option("--title").flatMap(Double.init) { weights.titleCoverage = 
 if let proximity = option("--proximity").flatMap(Double.init) { weights.proximity = proximity }
 
 let database = try ComicDatabase.open(at: databasePath)
-let engine = SearchEngine(database: database, weights: weights)
+// Ranked by meaning too, as `xkcd-search search` ranks, unless `--words-only`.
+let engine = SearchEngine(
+    database: database, weights: weights, sentenceModel: arguments.contains("--words-only") ? nil : .located())
 
 /// `count` lines of a set, each made by `line` from a comic drawn at random (nil to draw again),
 /// with a fixed seed so that runs compare.
@@ -119,6 +121,10 @@ for line in set.split(separator: "\n").dropFirst() {
     let kind = columns[2]
     let queryStart = clock.now
     let results = try engine.search(query, limit: 10)
+    if let problem = results.semanticProblem {
+        print("error: \(problem)")
+        exit(1)
+    }
     if arguments.contains("--timing") { print("\(clock.now - queryStart)\t\(query)") }
     let rank = results.results.firstIndex { relevant.contains($0.id) }.map { $0 + 1 }
     if !kinds.contains(kind) { kinds.append(kind) }

@@ -69,6 +69,8 @@ private func search(_ fixture: Fixture, benchmark: Benchmark) throws {
 
 private enum QueryKind: String, CaseIterable, Sendable {
     case dev, words, phrases, prefixes, filters, exclusions, or, typos
+    /// Descriptions in people's own words (Relevance/descriptions.tsv): the queries ranked by meaning.
+    case descriptions
 }
 
 /// Where setup builds the index when `XKCD_BENCH_DB` is not set; each benchmark runs in its own process.
@@ -101,16 +103,25 @@ private struct Fixture: Sendable {
                 database: try ComicDatabase.open(at: temporaryIndexPath), source: MirrorComicSource(directory: corpus),
                 logger: Logger(label: "xkcd-search.benchmark", factory: { _ in SwiftLogNoOpLogHandler() }))
             _ = try await indexer.run()
+            // The snapshot's precomputed vectors, as `make demo` takes them: embedding every comic
+            // would take minutes.
+            let vectors = benchmarksDirectory.appendingPathComponent("../.build/snapshot/vectors.sqlite").standardizedFileURL.path
+            let writable = try ComicDatabase.open(at: temporaryIndexPath)
+            _ = try await VectorIndexer(database: writable, encoder: try SentenceModel.located().encoder().get())
+                .run(importingFrom: FileManager.default.fileExists(atPath: vectors) ? vectors : nil)
             database = try ComicDatabase.open(at: temporaryIndexPath, connections: .readOnly)
             print("Search: index of \(corpus.path) built in \(temporaryIndexPath) (set XKCD_BENCH_DB to reuse one)")
         }
-        engine = SearchEngine(database: database)
+        engine = SearchEngine(database: database, sentenceModel: .located())
         var generator = QueryGenerator(database: database)
         let mix = try devQueries().map { (kind: QueryKind.dev, text: $0) } + (try generator.queries())
+            + (try setQueries("Relevance/descriptions.tsv").map { (kind: QueryKind.descriptions, text: $0) })
         queries = mix.filter { kind == nil || $0.kind == kind }.map(\.text)
         // Every query must be valid, or the benchmark would time error paths.
         for query in queries {
-            do { _ = try engine.search(query, limit: 10) } catch {
+            do {
+                if let problem = try engine.search(query, limit: 10).semanticProblem { throw problem }
+            } catch {
                 throw SetupFailed("query \(query.debugDescription) failed: \(error)")
             }
         }
@@ -123,9 +134,15 @@ private struct Fixture: Sendable {
 
 /// The queries of the dev set, with `[num:A..B]` annotations turned into `num:A..B` filters.
 private func devQueries() throws -> [String] {
-    let file = benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardizedFileURL
+    try setQueries("../../shared/eval/dev.tsv")
+}
+
+/// The queries of a relevance set (a path relative to `Benchmarks`), with `[num:A..B]`
+/// annotations turned into `num:A..B` filters; none when the file is missing.
+private func setQueries(_ path: String) throws -> [String] {
+    let file = benchmarksDirectory.appendingPathComponent(path).standardizedFileURL
     guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-        print("Search: no \(file.path), the mix has generated queries only")
+        print("Search: no \(file.path), the mix has none of its queries")
         return []
     }
     return text.split(separator: "\n").dropFirst().compactMap { line in

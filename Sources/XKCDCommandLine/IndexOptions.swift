@@ -10,7 +10,9 @@ public struct IndexOptions: ParsableArguments {
         Asks xkcd.com for the latest comic, then fetches every comic and explain xkcd page \
         the index lacks, a few at a time. Raw responses are kept in \
         $XDG_CACHE_HOME/xkcd-search/raw, so --rebuild needs no network. An interrupted run \
-        resumes where it stopped; comics that failed are retried by the next run. Indexing runs \
+        resumes where it stopped; comics that failed are retried by the next run. Then each new or \
+        changed comic is embedded by the sentence model, for search by meaning (about a tenth of a \
+        second each; --vectors takes precomputed ones). Indexing runs \
         in the xkcd-search-index executable installed beside xkcd-search.
         """
 
@@ -25,6 +27,11 @@ public struct IndexOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Base URL of the explain xkcd wiki.", valueName: "url"))
     public var explainURL = "https://www.explainxkcd.com"
+
+    @Option(help: ArgumentHelp(
+        "Take comic vectors from this file (scripts/export-vectors.sh writes one) where they match the model and the text, instead of embedding those comics.",
+        valueName: "file"))
+    public var vectors: String?
 
     @Option(help: "Requests in flight per site.")
     public var concurrency = 4
@@ -45,6 +52,9 @@ public struct IndexOptions: ParsableArguments {
             guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("\(name) must be an http or https URL, not '\(value)'")
             }
+        }
+        if let vectors, !FileManager.default.fileExists(atPath: vectors) {
+            throw ValidationError("--vectors \(vectors): no such file")
         }
         if let mirror, !FileManager.default.fileExists(atPath: mirror + "/xkcd/info.0.json") {
             throw ValidationError("--mirror \(mirror) has no xkcd/info.0.json")

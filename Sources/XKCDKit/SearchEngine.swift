@@ -11,8 +11,21 @@ public struct SearchResult: Sendable, Hashable {
     public var score: Double
     /// Text from the best-matching field, with matched words between ``SearchEngine/highlightMarks``.
     public var snippet: String
+    /// Why the comic is in the results.
+    public var match: Match
+
+    /// Why a comic is in the results of a search.
+    public enum Match: String, Sendable, Hashable {
+        /// It holds every word (or satisfies the phrases, OR and exclusions).
+        case allWords = "all-words"
+        /// It holds only some of the words (the any-word fallback).
+        case someWords = "some-words"
+        /// It holds none of the words that decided its place: its text means what the query says.
+        case similar
+    }
+
     /// True when the comic holds only some of the query's words (the any-word fallback).
-    public var isPartialMatch: Bool
+    public var isPartialMatch: Bool { match == .someWords }
 }
 
 /// A query the engine refuses before parsing it.
@@ -40,6 +53,9 @@ public struct SearchResults: Sendable {
     /// A spelling suggestion for a query that found something as typed.
     public var suggestion: String?
     public var results: [SearchResult]
+    /// Set when the query asked for ranking by meaning but the sentence model or the index's
+    /// vectors could not be used: the results are ranked by words alone.
+    public var semanticProblem: SemanticSearchError?
 
     public var pageCount: Int { limit > 0 ? (total + limit - 1) / limit : 0 }
     public var hasNextPage: Bool { page < pageCount }
@@ -73,11 +89,14 @@ public struct SearchEngine: Sendable {
 
     let database: ComicDatabase
     let weights: RankingWeights
+    /// The sentence model for ranking by meaning, or nil to rank by words alone.
+    let sentenceModel: SentenceModel?
     private let parser = QueryParser()
 
-    public init(database: ComicDatabase, weights: RankingWeights = RankingWeights()) {
+    public init(database: ComicDatabase, weights: RankingWeights = RankingWeights(), sentenceModel: SentenceModel? = nil) {
         self.database = database
         self.weights = weights
+        self.sentenceModel = sentenceModel
     }
 
     /// Searches `text` in the query language (see ``QueryParser/syntaxHelp``).
@@ -101,7 +120,9 @@ public struct SearchEngine: Sendable {
     ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
-        let ordered = overflow || shown == .max ? .max : shown + 1
+        let meaning = meaningText(of: query)
+        // Fusion reorders the best lexical results, so those must be in order too.
+        let ordered = overflow || shown == .max ? .max : max(shown + 1, meaning == nil ? 0 : Self.fusionDepth)
         var ranking = try rank(query, ordering: ordered, in: snapshot)
         var corrected: String?
         var suggestion: String?
@@ -130,6 +151,15 @@ public struct SearchEngine: Sendable {
             }
         }
 
+        var semanticProblem: SemanticSearchError?
+        if let meaning {
+            do {
+                try fuseMeaning(of: meaning, into: &ranking, query: query, in: snapshot)
+            } catch let problem as SemanticSearchError {
+                semanticProblem = problem
+            }
+        }
+
         let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
         let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
         let entries = try snapshot.summariesAndSnippets(
@@ -137,20 +167,26 @@ public struct SearchEngine: Sendable {
         let results = pageIDs.indices.compactMap { index -> SearchResult? in
             guard let (summary, snippet) = entries[index] else { return nil }
             let id = pageIDs[index]
+            let match: SearchResult.Match =
+                ranking.similar.contains(id) ? .similar : ranking.partial.contains(id) ? .someWords : .allWords
             return SearchResult(
-                id: id, title: summary.title, date: summary.date, score: ranking.scores?.score(id) ?? 0,
-                snippet: snippet, isPartialMatch: ranking.partial.contains(id))
+                id: id, title: summary.title, date: summary.date,
+                score: ranking.fusedScores?[id] ?? ranking.scores?.score(id) ?? 0, snippet: snippet, match: match)
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
-            suggestion: suggestion, results: results)
+            suggestion: suggestion, results: results, semanticProblem: semanticProblem)
     }
 
-    private struct Ranking {
+    struct Ranking {
         /// Every result; only as many as the caller asked for are in ranking order.
         var ids: [Comic.ID] = []
         var scores: TermScores?
         var partial: Set<Comic.ID> = []
+        /// Comics that came in on the meaning of the query alone.
+        var similar: Set<Comic.ID> = []
+        /// The scores of the lexical and semantic rankings combined, when the query was fused.
+        var fusedScores: [Comic.ID: Double]?
         var unseenWords: [String] = []
         var rareWords: [String] = []
         var documentCounts: [String: Int] = [:]

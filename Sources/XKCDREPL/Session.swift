@@ -29,6 +29,8 @@ public struct Session {
         var lastResults: SearchResults?
         /// Enter on an empty line pages: true right after a page of results that has a next one.
         var entersPage = false
+        /// Whether the session said that search by meaning is off: once is enough.
+        var toldSemanticProblem = false
     }
 
     enum Outcome {
@@ -46,13 +48,16 @@ public struct Session {
     let input: any LineSource
     let output: any OutputSink
     let interrupts: any InterruptSource
+    /// The sentence model searches rank by meaning with, loaded by the first search that needs it.
+    let sentenceModel: SentenceModel?
 
     public init(
         host: CommandHost, library: Library, input: any LineSource, output: any OutputSink,
-        interrupts: any InterruptSource = NoInterrupts()
+        interrupts: any InterruptSource = NoInterrupts(), sentenceModel: SentenceModel? = nil
     ) {
         self.host = host
         self.library = library
+        self.sentenceModel = sentenceModel
         self.input = input
         self.output = output
         self.interrupts = interrupts
@@ -163,9 +168,13 @@ public struct Session {
     // MARK: Searching
 
     private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
-        let engine = SearchEngine(database: library.database)
+        let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel)
         let search = { @Sendable in try engine.search(request.text, limit: request.limit, page: request.page) }
         guard let results = try await interruptibly(search) else { return .interrupted }
+        if let problem = results.semanticProblem, !state.toldSemanticProblem {
+            output.writeError("note: \(problem)\n")
+            state.toldSemanticProblem = true
+        }
         output.write(request.render(results, Self.nextPageHint))
         state.lastSearch = request
         state.lastResults = results

@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v7-spelling-buckets"
+    static let latestMigration = "v9-comic-vectors"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -156,13 +156,27 @@ enum Schema {
         // index of v4, which is dropped. The ranking index is rebuilt, which fills the blobs:
         // an index an earlier version left with its ranking data behind its documents (a run
         // stopped before the rebuild, which it did not mark) is then current too.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v7-spelling-buckets") { db in
             try db.create(table: "spellingBucket", options: .withoutRowID) { t in
                 t.primaryKey("prefix", .text)
                 t.column("words", .blob).notNull()
             }
             try db.execute(sql: "DROP INDEX spellingTermShape")
             try RankingIndex.rebuild(db)
+        }
+        // Sentence vectors of each comic's text, for finding comics described in other words
+        // than their own. Each row says which model made it and from which text, so that the
+        // indexer embeds again only what changed. Filled by the indexer, not here: embedding
+        // every comic takes minutes.
+        migrator.registerMigration(latestMigration) { db in
+            try db.create(table: "comicVector") { t in
+                t.column("comicID", .integer).notNull()
+                t.column("passage", .integer).notNull()
+                t.column("model", .text).notNull()
+                t.column("textDigest", .text).notNull()
+                t.column("vector", .blob).notNull()
+                t.primaryKey(["comicID", "passage"])
+            }
         }
         return migrator
     }

@@ -6,6 +6,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not an xkcd-search index (or is damaged).
     case notAnIndex(path: String)
+    /// The file given as precomputed vectors has no table of them.
+    case notAVectorFile(path: String)
     /// Another process holds the database for longer than the busy timeout.
     case busy
     /// The disk is full or read-only.
@@ -17,6 +19,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
         case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
+        case .notAVectorFile(let path): "\(path) is not a file of comic vectors (scripts/export-vectors.sh writes one)"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import XKCDCommandLine
+import XKCDEmbed
 import XKCDIndexer
 import XKCDKit
 
@@ -47,8 +48,27 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
         }
         bar?.finish()
-        print(options.json ? try IndexSummary(report, database: database).jsonString() : IndexSummary.text(report))
+        let vectors = try await embed(database)
+        print(options.json ? try IndexSummary(report, vectors: vectors, database: database).jsonString() : IndexSummary.text(report, vectors: vectors))
         if !report.failures.isEmpty { throw ExitCode(3) }
+    }
+
+    /// Brings the comics' sentence vectors up to date; without a usable model the index is
+    /// searched by words alone, which one line says.
+    private func embed(_ database: ComicDatabase) async throws -> VectorReport? {
+        let encoder: SentenceEncoder
+        switch SentenceModel.located().encoder() {
+        case .success(let loaded): encoder = loaded
+        case .failure(let problem):
+            Terminal.printError(problem.description)
+            return nil
+        }
+        let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "embedding") : nil
+        let report = try await VectorIndexer(database: database, encoder: encoder).run(importingFrom: options.vectors) { progress in
+            bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+        }
+        bar?.finish()
+        return report
     }
 }
 
@@ -63,8 +83,14 @@ struct IndexSummary: Encodable {
     var failed: [Failure]
     var seconds: Double
     var database: String
+    /// Comics embedded by the model, and comics whose vectors came from `--vectors`; nil
+    /// without a model.
+    var embedded: Int?
+    var vectorsImported: Int?
 
-    init(_ report: IndexReport, database: ComicDatabase) {
+    init(_ report: IndexReport, vectors: VectorReport?, database: ComicDatabase) {
+        embedded = vectors?.embedded
+        vectorsImported = vectors?.imported
         latest = report.latest
         comicsFetched = report.comicsFetched
         explanationsFetched = report.explanationsFetched
@@ -81,7 +107,7 @@ struct IndexSummary: Encodable {
     }
 
     /// One line: what was fetched, the new comics, and every failure with its reason.
-    static func text(_ report: IndexReport) -> String {
+    static func text(_ report: IndexReport, vectors: VectorReport?) -> String {
         var parts = [String(
             format: "indexed up to #%d: %d comics and %d explanations fetched in %.1f s",
             report.latest, report.comicsFetched, report.explanationsFetched, report.elapsed.seconds)]
@@ -91,6 +117,9 @@ struct IndexSummary: Encodable {
             let shown = report.newComics.suffix(20).map { "#\($0.id) \(sanitized($0.title))" }
             let earlier = report.newComics.count > 20 ? " (and \(report.newComics.count - 20) earlier)" : ""
             parts.append("new: " + shown.joined(separator: ", ") + earlier)
+        }
+        if let vectors, vectors.embedded + vectors.imported > 0 {
+            parts.append("\(vectors.embedded + vectors.imported) comics embedded for search by meaning" + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
         }
         if !report.failures.isEmpty {
             let failures = report.failures.map { "#\($0.id) \($0.resource): \(sanitized($0.message))" }

@@ -37,7 +37,8 @@ extension XKCDSearch {
                 : StandardInputLineSource()
             let interrupts: any InterruptSource = isInteractive ? SignalInterrupts.install() : NoInterrupts()
             let session = Session(
-                host: host, library: library, input: input, output: StandardOutputSink(), interrupts: interrupts)
+                host: host, library: library, input: input, output: StandardOutputSink(), interrupts: interrupts,
+                sentenceModel: .located())
             let summary = await session.run()
             if isInteractive {
                 print()  // after the ^D

@@ -79,8 +79,13 @@ extension XKCDSearch {
             /// Returns the engine, whose connection closes when the caller lets it go.
             func searchAndPrint() throws -> SearchEngine {
                 let text = Self.spaced(words)
-                let engine = SearchEngine(database: try GlobalOptions.openDatabase(at: database, connections: .readOnly))
+                let engine = SearchEngine(
+                    database: try GlobalOptions.openDatabase(at: database, connections: .readOnly),
+                    sentenceModel: .located())
                 let results = try engine.search(text, limit: limit, page: page)
+                if let problem = results.semanticProblem {
+                    Terminal.printError(problem.description)
+                }
                 if json {
                     print(try SearchOutput.json(results))
                 } else {
@@ -203,6 +208,8 @@ enum SearchOutput {
             var snippet: String
             var url: String
             var partial: Bool
+            /// "all-words", "some-words" or "similar" (found by meaning alone).
+            var match: String
         }
         var query: String
         var total: Int
@@ -222,7 +229,7 @@ enum SearchOutput {
                     num: result.id, title: result.title, date: result.date.description,
                     score: (result.score * 1000).rounded() / 1000,
                     snippet: plainSnippet(result.snippet), url: "https://xkcd.com/\(result.id)/",
-                    partial: result.isPartialMatch)
+                    partial: result.isPartialMatch, match: result.match.rawValue)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -253,7 +260,12 @@ enum SearchOutput {
         }
         for result in results.results {
             // Partial matches rank among full ones, so each says so on its own line.
-            let partial = result.isPartialMatch ? "  " + style.dim("[some of the words]") : ""
+            let partial =
+                switch result.match {
+                case .allWords: ""
+                case .someWords: "  " + style.dim("[some of the words]")
+                case .similar: "  " + style.dim("[similar in meaning]")
+                }
             out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))" + partial + "\n"
             for line in wrap(sanitized(result.snippet), width: max(width - 4, 30), maxLines: 2) {
                 out += "    " + styled(line, style: style) + "\n"

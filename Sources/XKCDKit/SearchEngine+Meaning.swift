@@ -1,0 +1,115 @@
+import XKCDEmbed
+import XKCDModel
+import XKCDStore
+
+/// Ranking by meaning: a description in the searcher's own words finds the comic even when it
+/// shares few words with it.
+///
+/// The query's sentence vector is compared with every comic's (cosine similarity). The best
+/// lexical results and the comics most similar in meaning are then ranked together by a
+/// weighted sum of the two scores, each scaled to 0...1 over those candidates. A comic that
+/// holds none of the query's words can come in on similarity alone (``SearchResult/Match/similar``).
+///
+/// What the words decide stays decided: filters and exclusions bind the similar comics too,
+/// queries with phrases, fields or OR are ranked by words alone, and a lexical first result far
+/// ahead of the second (an exact title, a quoted line) stays first. The settings were chosen on
+/// dev.tsv and Benchmarks/Relevance/descriptions.tsv and checked on heldout.tsv
+/// (docs/semantic-search.md has the figures).
+extension SearchEngine {
+    /// The share of the meaning in the fused score. On dev / descriptions / held-out (MRR@10):
+    /// 0.3 → 0.980 / 0.910 / 0.986, 0.45 → 1.000 / 0.913 / 0.986, 0.6 → 1.000 / 0.919 / 0.973,
+    /// the last pushing a held-out quote down; words alone score 0.980 / 0.847 / 0.970.
+    static let meaningWeight = 0.45
+    /// Queries of fewer words are ranked by words alone: such a query is a title, a name or a
+    /// word, which the lexical ranking finds first on every set, and it spares the model's cost.
+    static let meaningMinimumWords = 3
+    /// How many of the comics nearest in meaning join the lexical candidates.
+    static let meaningCandidates = 30
+    /// How many of the best lexical results are ranked again with their similarity.
+    static let fusionDepth = 100
+    /// A lexical first result with this many times the second's score stays first: it matched
+    /// the query far better than anything else (an exact title, a remembered line).
+    static let decisiveRatio = 1.6
+
+    /// The words the sentence model reads for `query`, or nil when the query is ranked by words
+    /// alone: no model, a comic number, filters only, query-language structure, or a short query.
+    func meaningText(of query: SearchQuery) -> String? {
+        guard sentenceModel != nil, query.exactComic == nil, query.sort == .relevance, let text = query.text,
+            text.isPlainWords(allowingExclusions: true)
+        else { return nil }
+        let words = text.positiveTerms
+        guard words.count >= Self.meaningMinimumWords else { return nil }
+        return words.joined(separator: " ")
+    }
+
+    /// Ranks the best lexical results of `ranking` together with the comics nearest in meaning
+    /// to `meaning`.
+    ///
+    /// - Throws: ``SemanticSearchError`` when the model or the index's vectors can't be used
+    ///   (`ranking` is then unchanged), `StoreError` when the index can't be read.
+    func fuseMeaning(
+        of meaning: String, into ranking: inout Ranking, query: SearchQuery, in snapshot: ComicDatabase.Snapshot
+    ) throws {
+        guard let sentenceModel else { return }
+        let encoder = try sentenceModel.encoder().get()
+        let similarities = try snapshot.vectorSimilarities(to: encoder.embedding(for: meaning), model: encoder.identity)
+        guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
+
+        // The comics nearest in meaning that the query's filters and exclusions allow.
+        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
+        let excluded = try query.text?.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
+        var nearest = similarities.indices.filter { id in
+            similarities[id] > 0 && !excluded.contains(id) && (allowed?.contains(id) ?? true)
+        }
+        nearest.sortPrefix(Self.meaningCandidates) { a, b in
+            similarities[a] > similarities[b] || (similarities[a] == similarities[b] && a < b)
+        }
+
+        let depth = min(Self.fusionDepth, ranking.ids.count)
+        let lexicalHead = Array(ranking.ids[..<depth])
+        let inHead = Set(lexicalHead)
+        let newcomers = nearest.prefix(Self.meaningCandidates).filter { !inHead.contains($0) }
+        let candidates = lexicalHead + newcomers
+
+        func lexical(_ id: Comic.ID) -> Double { ranking.scores?.score(id) ?? 0 }
+        func similarity(_ id: Comic.ID) -> Double { id < similarities.count ? Double(similarities[id]) : 0 }
+        let topLexical = lexicalHead.map(lexical).max() ?? 0
+        let similarityRange = candidates.map(similarity).minAndMax ?? (0, 0)
+        let spread = similarityRange.max - similarityRange.min
+        var fused: [Comic.ID: Double] = [:]
+        for id in candidates {
+            let words = topLexical > 0 ? lexical(id) / topLexical : 0
+            let meaning = spread > 0 ? (similarity(id) - similarityRange.min) / spread : 0
+            fused[id] = (1 - Self.meaningWeight) * words + Self.meaningWeight * meaning
+        }
+        var order = candidates.sorted { a, b in fused[a]! > fused[b]! || (fused[a] == fused[b] && a < b) }
+        if let first = lexicalHead.first, !ranking.partial.contains(first),
+            lexicalHead.count == 1 || lexical(first) >= Self.decisiveRatio * lexical(lexicalHead[1])
+        {
+            order.removeAll { $0 == first }
+            order.insert(first, at: 0)
+        }
+        // A newcomer may be further down the lexical results (it holds some of the words): it
+        // moves up, and keeps its lexical kind of match.
+        let moved = Set(newcomers)
+        let rest = ranking.ids[depth...].filter { !moved.contains($0) }
+        ranking.similar = moved.subtracting(ranking.ids[depth...])
+        ranking.ids = order + rest
+        ranking.fusedScores = fused
+    }
+}
+
+extension Sequence where Element: Comparable {
+    /// The smallest and largest elements, or nil when there are none.
+    fileprivate var minAndMax: (min: Element, max: Element)? {
+        var result: (min: Element, max: Element)?
+        for element in self {
+            if let current = result {
+                result = (Swift.min(current.min, element), Swift.max(current.max, element))
+            } else {
+                result = (element, element)
+            }
+        }
+        return result
+    }
+}

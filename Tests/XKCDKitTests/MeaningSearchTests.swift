@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+import Logging
+import Testing
+import XKCDEmbed
+import XKCDIndexer
+@testable import XKCDKit
+@testable import XKCDStore
+import _XKCDTestSupport
+
+/// The real model, found as the executables find it. `make test` runs `make model` first, so a
+/// missing model fails these tests; it never skips them.
+private func realSentenceModel() throws -> SentenceModel {
+    let directory = try #require(
+        SentenceEncoder.locateModel(), "no sentence model found: run `make model` (or set XKCD_SEARCH_MODEL)")
+    return SentenceModel(directory: directory)
+}
+
+/// The fixture subset indexed and embedded by the real model, built once: the tests only read it.
+private let embeddedFixtureIndex = Task { () throws -> (ComicDatabase, SentenceModel) in
+    let database = try ComicDatabase.inMemory()
+    _ = try await Indexer(
+        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
+        logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+    ).run()
+    let model = try realSentenceModel()
+    _ = try await VectorIndexer(database: database, encoder: model.encoder().get()).run()
+    return (database, model)
+}
+
+private func engine() async throws -> SearchEngine {
+    let (database, model) = try await embeddedFixtureIndex.value
+    return SearchEngine(database: database, sentenceModel: model)
+}
+
+@Suite("Search by meaning on the fixture subset")
+struct MeaningSearchTests {
+    /// Descriptions that share no word with their comic: the words alone find nothing of it.
+    @Test(arguments: [
+        ("a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges", 149),
+        ("an unpaid hobbyist quietly holds up the entire modern digital infrastructure", 2347),
+    ])
+    func aDescriptionWithNoWordOfTheComicFindsIt(description: String, comic: Int) async throws {
+        let (database, _) = try await embeddedFixtureIndex.value
+        let byWords = try SearchEngine(database: database).search(description, limit: 50).results
+        #expect(!byWords.contains { $0.id == comic && $0.match == .allWords })
+        let results = try await engine().search(description, limit: 3).results
+        #expect(results.map(\.id).contains(comic), "\(results.map(\.id))")
+        #expect(results.first { $0.id == comic }?.match != .allWords)
+    }
+
+    @Test(arguments: [
+        ("exploits of a mom", 327),
+        ("password strength", 936),
+        ("i hope you've learned to sanitize your database inputs", 327),
+        ("correct horse battery staple", 936),
+    ])
+    func exactTitlesAndLinesStayFirst(query: String, comic: Int) async throws {
+        let results = try await engine().search(query, limit: 5)
+        #expect(results.results.first?.id == comic, "\(results.results.map(\.id))")
+        #expect(results.semanticProblem == nil)
+    }
+
+    @Test func filtersBindComicsFoundByMeaning() async throws {
+        let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
+        let inRange = try await engine().search(description + " num:1..100", limit: 20).results
+        #expect(!inRange.isEmpty)
+        #expect(inRange.allSatisfy { (1...100).contains($0.id) }, "\(inRange.map(\.id))")
+        let before2010 = try await engine().search(description + " before:2010", limit: 20).results
+        #expect(before2010.allSatisfy { $0.date.year < 2010 })
+    }
+
+    @Test func exclusionsBindComicsFoundByMeaning() async throws {
+        let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
+        let all = try await engine().search(description, limit: 10).results.map(\.id)
+        #expect(all.contains(149))
+        let excluded = try await engine().search(description + " -sandwich", limit: 10).results.map(\.id)
+        #expect(!excluded.contains(149), "\(excluded)")
+    }
+
+    /// Words no comic of the subset holds: whatever is found, is found by meaning and says so.
+    @Test func aComicFoundByMeaningAloneIsMarkedSimilar() async throws {
+        let (database, _) = try await embeddedFixtureIndex.value
+        let query = "zygote xylophonist quokka"
+        #expect(try SearchEngine(database: database).search(query).results.isEmpty)
+        let results = try await engine().search(query, limit: 10).results
+        #expect(!results.isEmpty)
+        #expect(results.allSatisfy { $0.match == .similar })
+    }
+
+    @Test func shortQueriesAndNumbersNeverLoadTheModel() async throws {
+        let (database, _) = try await embeddedFixtureIndex.value
+        // A model directory that does not exist: loading it would be reported.
+        let missing = SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model"))
+        let engine = SearchEngine(database: database, sentenceModel: missing)
+        for query in ["327", "bobby tables", "sandwich num:100..200", "title:\"password strength\" xkcd comic"] {
+            #expect(try engine.search(query).semanticProblem == nil, "\(query)")
+        }
+    }
+
+    @Test func aMissingModelSearchesByWordsAndSaysSo() async throws {
+        let (database, _) = try await embeddedFixtureIndex.value
+        let query = "little bobby tables and the school database"
+        let lexical = try SearchEngine(database: database).search(query)
+        for model in [SentenceModel(directory: nil), SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model"))] {
+            let results = try SearchEngine(database: database, sentenceModel: model).search(query)
+            #expect(results.results.map(\.id) == lexical.results.map(\.id))
+            #expect(results.semanticProblem != nil)
+            #expect(results.semanticProblem?.description.contains("searching by words only") == true)
+        }
+    }
+
+    @Test func aDamagedModelSearchesByWordsAndSaysWhy() async throws {
+        let (database, model) = try await embeddedFixtureIndex.value
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let damaged = directory.appendingPathComponent("model")
+        try FileManager.default.copyItem(at: try #require(model.directory), to: damaged)
+        let weights = damaged.appendingPathComponent("model.safetensors")
+        let handle = try FileHandle(forWritingTo: weights)
+        try handle.truncate(atOffset: 4096)
+        try handle.close()
+        let results = try SearchEngine(database: database, sentenceModel: SentenceModel(directory: damaged))
+            .search("little bobby tables and the school database")
+        #expect(!results.results.isEmpty)
+        guard case .model(.modelDamaged) = results.semanticProblem else {
+            Issue.record("expected a damaged model, got \(String(describing: results.semanticProblem))")
+            return
+        }
+    }
+
+    @Test func anIndexWithoutVectorsSearchesByWordsAndSaysSo() async throws {
+        let database = try ComicDatabase.inMemory()
+        _ = try await Indexer(
+            database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
+            logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        ).run()
+        let results = try SearchEngine(database: database, sentenceModel: try realSentenceModel())
+            .search("little bobby tables and the school database")
+        #expect(results.semanticProblem == .noVectors)
+        #expect(results.results.first?.id == 327)
+    }
+}
+
+@Suite("Comic vectors kept in step")
+struct VectorIndexerTests {
+    @Test func onlyChangedComicsAreEmbeddedAgain() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mirror = try makeMirror(latest: 10, in: directory)
+        let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
+        let logger = Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        _ = try await Indexer(database: database, source: MirrorComicSource(directory: mirror), logger: logger).run()
+        let encoder = try realSentenceModel().encoder().get()
+        let vectors = VectorIndexer(database: database, encoder: encoder)
+
+        let first = try await vectors.run()
+        #expect(first.embedded == 10 && first.current == 0)
+        let second = try await vectors.run()
+        #expect(second.embedded == 0 && second.current == 10)
+
+        // A rebuild that parses the same pages changes no text: nothing is embedded again.
+        _ = try await Indexer(database: database, source: MirrorComicSource(directory: mirror), logger: logger)
+            .run(mode: .rebuild(nil))
+        #expect(try await vectors.run().embedded == 0)
+
+        // Vectors of another model, or of other text, are made again.
+        try database.write { db in
+            try db.execute(sql: "UPDATE comicVector SET model = 'another-model' WHERE comicID = 3")
+            try db.execute(sql: "UPDATE comicVector SET textDigest = 'stale' WHERE comicID = 7")
+        }
+        let third = try await vectors.run()
+        #expect(third.embedded == 2 && third.current == 8)
+    }
+
+    @Test func vectorsFromAFileAreTakenOnlyWhereTheyMatch() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mirror = try makeMirror(latest: 5, in: directory)
+        let logger = Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        let encoder = try realSentenceModel().encoder().get()
+
+        let source = try ComicDatabase.open(at: directory.appendingPathComponent("source.sqlite").path)
+        _ = try await Indexer(database: source, source: MirrorComicSource(directory: mirror), logger: logger).run()
+        _ = try await VectorIndexer(database: source, encoder: encoder).run()
+        // Comic 2's shipped vector was made from other text: it must be embedded, not taken.
+        try source.write { db in try db.execute(sql: "UPDATE comicVector SET textDigest = 'other' WHERE comicID = 2") }
+        let shipped = directory.appendingPathComponent("vectors.sqlite").path
+        try await source.writer.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS shipped", arguments: [shipped])
+            try db.execute(sql: "CREATE TABLE shipped.comicVector AS SELECT * FROM comicVector")
+        }
+
+        let target = try ComicDatabase.open(at: directory.appendingPathComponent("target.sqlite").path)
+        _ = try await Indexer(database: target, source: MirrorComicSource(directory: mirror), logger: logger).run()
+        let report = try await VectorIndexer(database: target, encoder: encoder).run(importingFrom: shipped)
+        #expect(report.imported == 4 && report.embedded == 1)
+        let sources = try target.vectorSources()
+        #expect(sources.count == 5 && sources.values.allSatisfy { $0.model == encoder.identity && $0.textDigest != "other" })
+    }
+
+    @Test func aFileThatHoldsNoVectorsIsRefused() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("not-vectors.sqlite")
+        try Data("not a database at all, just some words".utf8).write(to: file)
+        #expect(throws: StoreError.self) { try ComicDatabase.vectors(inFile: file.path) }
+    }
+}
