@@ -39,6 +39,7 @@ queries=(
   '2 words|nebraska dependency|"nebraska" "dependency"'
   '5 words|correct horse battery staple password|"correct" "horse" "battery" "staple" "password"'
   'phrase|"little bobby tables"|"little bobby tables"'
+  'describe|code that reads like a couple arguing at ikea|"code" OR "reads" OR "couple" OR "arguing" OR "ikea"'
 )
 
 sql_for() {
@@ -119,8 +120,11 @@ for entry in "${queries[@]}"; do
 done
 
 echo
-query=${queries[0]#*|}
-query=${query%%|*}
-rss=$(/usr/bin/time -v "$bin" search --db "$db" --color never "$query" 2>&1 >/dev/null |
-  sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p')
-echo "peak RSS of \`xkcd-search search $query\`: $rss KB ($(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }') MB)"
+# Peak RSS of a search by words alone and of one that loads the sentence model.
+for entry in "${queries[0]}" "${queries[3]}"; do
+  query=${entry#*|}
+  query=${query%%|*}
+  rss=$(/usr/bin/time -v "$bin" search --db "$db" --color never "$query" 2>&1 >/dev/null |
+    sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): *//p')
+  echo "peak RSS of \`xkcd-search search $query\`: $rss KB ($(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }') MB)"
+done

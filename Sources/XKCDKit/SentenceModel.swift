@@ -56,14 +56,39 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
     /// The index holds no vectors made by this model.
     case noVectors
 
-    public var description: String {
+    public var description: String { "semantic search is off: \(reason); searching by words only" }
+
+    /// What is wrong, without what follows from it.
+    public var reason: String {
         switch self {
-        case .noModel:
-            "semantic search is off: no sentence model found (run `make model`, or set XKCD_SEARCH_MODEL to its directory); searching by words only"
-        case .model(let error):
-            "semantic search is off: \(error); searching by words only"
-        case .noVectors:
-            "semantic search is off: the index has no comic vectors for this model (run `xkcd-search index` to add them); searching by words only"
+        case .noModel: "no sentence model found (run `make model`, or set XKCD_SEARCH_MODEL to its directory)"
+        case .model(let error): "\(error)"
+        case .noVectors: "the index has no comic vectors for this model (run `xkcd-search index` to add them)"
+        }
+    }
+}
+
+/// Whether searches rank by meaning, as `stats` reports it.
+public struct SemanticSearchStatus: Sendable, Equatable {
+    /// The model's identity, when it loads.
+    public var model: String?
+    /// Comics holding a vector made by that model.
+    public var embeddedComics: Int
+    /// Why search by meaning is off; nil when it is on.
+    public var problem: SemanticSearchError?
+
+    public var isOn: Bool { problem == nil }
+}
+
+extension SentenceModel {
+    /// Whether searches of `database` can rank by meaning, and with how many comics.
+    public func status(of database: ComicDatabase) throws -> SemanticSearchStatus {
+        switch encoder() {
+        case .failure(let problem):
+            return SemanticSearchStatus(model: nil, embeddedComics: 0, problem: problem)
+        case .success(let encoder):
+            let embedded = try database.vectorCounts(model: encoder.identity).comics
+            return SemanticSearchStatus(model: encoder.identity, embeddedComics: embedded, problem: embedded == 0 ? .noVectors : nil)
         }
     }
 }

@@ -23,6 +23,10 @@ extension XKCDSearch {
             var lastUpdate: String?
             var database: String
             var databaseBytes: Int
+            /// Whether searches rank by meaning, the model's identity and how many comics it embedded.
+            var semanticSearch: Bool
+            var semanticModel: String?
+            var embeddedComics: Int
         }
 
         func run() throws {
@@ -33,11 +37,13 @@ extension XKCDSearch {
                 let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
                 return total + size
             }
+            let semantic = try SentenceModel.located().status(of: database)
             let output = Output(
                 comics: stats.comics, latest: stats.latest, explained: stats.explained,
                 incomplete: stats.incompleteExplanations, unexplained: stats.comics - stats.explained,
                 favourites: stats.favourites, tags: stats.tags, lastUpdate: stats.lastUpdate,
-                database: path, databaseBytes: bytes)
+                database: path, databaseBytes: bytes, semanticSearch: semantic.isOn, semanticModel: semantic.model,
+                embeddedComics: semantic.embeddedComics)
             if json {
                 try printJSON(output)
                 return
@@ -46,6 +52,7 @@ extension XKCDSearch {
                 comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
+                by meaning:    \(semantic.problem.map { "off (\($0.reason))" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(semantic.model ?? ""))")
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)))
                 """)

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// Search by meaning through the binary, with the real model the executables find (`make test`
+/// runs `make model` first) and without it.
+@Suite("search by meaning through the binary")
+struct SemanticSearchCommandTests {
+    static let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
+
+    @Test func aDescriptionFindsItsComicAndSaysHowEachMatched() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", Self.description, "--json", "--limit", "3")
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stderr.isEmpty, "\(output)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let results = try #require(page["results"] as? [[String: Any]])
+            #expect(results.contains { $0["num"] as? Int == 149 }, "\(output.stdout)")
+            let kinds = Set(results.compactMap { $0["match"] as? String })
+            #expect(!kinds.isEmpty && kinds.isSubset(of: ["all-words", "some-words", "similar"]))
+        }
+    }
+
+    @Test(arguments: ["/nonexistent/model", "damaged"])
+    func withoutAUsableModelSearchIsByWordsWithOneLineSaid(model: String) async throws {
+        try await withBrowseSandbox { sandbox in
+            var directory = model
+            if model == "damaged" {
+                // A model directory whose weights file is cut short.
+                let damaged = sandbox.directory.appendingPathComponent("model")
+                try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
+                try Data(repeating: 7, count: 100).write(to: damaged.appendingPathComponent("model.safetensors"))
+                directory = damaged.path
+            }
+            let output = try await sandbox.run(
+                "search", "little bobby tables and the school database", environment: ["XKCD_SEARCH_MODEL": directory])
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stdoutLines.first?.hasPrefix("#327") == true, "\(output)")
+            #expect(output.stderrLines.count == 1, "\(output)")
+            #expect(output.stderr.contains("semantic search is off"), "\(output)")
+            #expect(output.stderr.contains("searching by words only"), "\(output)")
+
+            // A short query never needs the model, so it says nothing.
+            let short = try await sandbox.run("search", "bobby tables", environment: ["XKCD_SEARCH_MODEL": directory])
+            #expect(short.status == 0 && short.stderr.isEmpty, "\(short)")
+
+            let stats = try await sandbox.run("stats", environment: ["XKCD_SEARCH_MODEL": directory])
+            #expect(stats.stdout.contains("by meaning:    off ("), "\(stats)")
+        }
+    }
+
+    @Test func statsSaysSearchByMeaningIsOn() async throws {
+        try await withBrowseSandbox { sandbox in
+            let stats = try await sandbox.json("stats", "--json")
+            #expect(stats["semanticSearch"] as? Bool == true, "\(stats)")
+            #expect(stats["embeddedComics"] as? Int == stats["comics"] as? Int)
+            #expect((stats["semanticModel"] as? String)?.hasPrefix("all-MiniLM-L6-v2/") == true)
+        }
+    }
+
+    @Test func indexingWithoutAModelKeepsTheWordsAndSaysSo() async throws {
+        try await withTemporaryDirectory { directory in
+            let cli = try BinaryRunner(sandbox: directory)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let output = try await cli.run(
+                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: ["XKCD_SEARCH_MODEL": "/nonexistent/model"],
+                timeout: .seconds(300))
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stderrLines.count == 1 && output.stderr.contains("semantic search is off"), "\(output)")
+            let search = try await cli.run(["search", "--db", db, "exploits of a mom"])
+            #expect(search.stdoutLines.first?.hasPrefix("#327") == true, "\(search)")
+        }
+    }
+}
