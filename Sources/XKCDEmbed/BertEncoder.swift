@@ -24,6 +24,12 @@ struct BertConfiguration: Decodable, Sendable {
         case layerNormEpsilon = "layer_norm_eps"
         case activation = "hidden_act"
     }
+
+    /// Whether every count is at least 1, as the loops over them need.
+    var hasPositiveSizes: Bool {
+        [vocabularySize, hiddenSize, layerCount, headCount, intermediateSize, maximumPositions, tokenTypeCount]
+            .allSatisfy { $0 > 0 }
+    }
 }
 
 /// The BERT forward pass over one sequence, with the weights read from the mapped file.
