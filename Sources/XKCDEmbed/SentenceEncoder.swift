@@ -41,6 +41,9 @@ public final class SentenceEncoder: Sendable {
         let modules = try Self.read([Module].self, "modules.json", in: modelDirectory)
 
         let configurationPath = modelDirectory.appending(path: "config.json").path
+        guard configuration.hasPositiveSizes, configuration.maximumPositions >= 2 else {
+            throw .modelDamaged(path: configurationPath, reason: "a size is too small (zero or negative, or fewer than 2 positions)")
+        }
         guard configuration.activation == "gelu" else {
             throw .modelDamaged(path: configurationPath, reason: "activation \(configuration.activation), expected gelu")
         }
@@ -82,6 +85,7 @@ public final class SentenceEncoder: Sendable {
     public func embedding(for text: String) -> [Float] {
         let ids = tokenIDs(for: text)
         var vector = encoder.summedHiddenStates(for: ids)
+        // Normalising makes the division of the sum by the token count (the mean) redundant.
         let scale: Float
         if normalizes {
             let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()

@@ -7,32 +7,20 @@ import Foundation
 /// `tokenizers`: `BertNormalizer`, `BertPreTokenizer`, `WordPiece`), which works on Unicode
 /// scalars; `Tests/XKCDEmbedTests` holds it to that tokenizer's ids for the reference texts.
 struct WordPieceTokenizer: Sendable {
-    private let vocabulary: [String: Int32]
+    private let vocabulary: Vocabulary
     let classifierID: Int32
     let separatorID: Int32
     private let unknownID: Int32
     /// Longer words are one [UNK] (BERT's `max_input_chars_per_word`).
     private let maximumWordLength = 100
 
-    /// Reads `vocab.txt`: one token a line, its id the line's number from 0.
     init(vocabularyAt url: URL, expectedCount: Int) throws(EmbedError) {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-            throw .modelDamaged(path: url.path, reason: "the vocabulary is missing or not UTF-8")
+        let vocabulary = try Vocabulary(contentsOf: url)
+        guard vocabulary.count == expectedCount else {
+            throw .modelDamaged(path: url.path, reason: "the vocabulary has \(vocabulary.count) tokens, the model \(expectedCount)")
         }
-        var vocabulary: [String: Int32] = [:]
-        vocabulary.reserveCapacity(expectedCount)
-        var id: Int32 = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            // A last newline ends the file, not an empty token.
-            if line.isEmpty && Int(id) == expectedCount { break }
-            vocabulary[String(line)] = id
-            id += 1
-        }
-        guard Int(id) == expectedCount else {
-            throw .modelDamaged(path: url.path, reason: "the vocabulary has \(id) tokens, the model \(expectedCount)")
-        }
-        guard let classifier = vocabulary["[CLS]"], let separator = vocabulary["[SEP]"],
-            let unknown = vocabulary["[UNK]"]
+        guard let classifier = vocabulary.id(of: "[CLS]"), let separator = vocabulary.id(of: "[SEP]"),
+            let unknown = vocabulary.id(of: "[UNK]")
         else {
             throw .modelDamaged(path: url.path, reason: "the vocabulary lacks [CLS], [SEP] or [UNK]")
         }
@@ -96,15 +84,25 @@ struct WordPieceTokenizer: Sendable {
             ids.append(unknownID)
             return
         }
+        // The word's UTF-8 bytes, and where each scalar starts in them.
+        var bytes: [UInt8] = []
+        var boundaries: [Int] = []
+        for scalar in word {
+            boundaries.append(bytes.count)
+            bytes.append(contentsOf: UTF8.encode(scalar)!)
+        }
+        boundaries.append(bytes.count)
         let firstPiece = ids.count
+        var candidate: [UInt8] = []
         var start = 0
         while start < word.count {
             var end = word.count
             var match: Int32?
             while start < end {
-                var candidate = start > 0 ? "##" : ""
-                candidate.unicodeScalars.append(contentsOf: word[start..<end])
-                if let id = vocabulary[candidate] {
+                candidate.removeAll(keepingCapacity: true)
+                if start > 0 { candidate.append(contentsOf: "##".utf8) }
+                candidate.append(contentsOf: bytes[boundaries[start]..<boundaries[end]])
+                if let id = candidate.withUnsafeBufferPointer({ vocabulary.id(of: $0) }) {
                     match = id
                     break
                 }

@@ -134,6 +134,24 @@ import _XKCDTestSupport
         expectDamaged(directory, mentioning: "JSON")
     }
 
+    @Test(arguments: [
+        ("\"num_hidden_layers\": 6", "\"num_hidden_layers\": -6", "too small"),
+        ("\"max_position_embeddings\": 512", "\"max_position_embeddings\": 1", "too small"),
+        ("\"hidden_act\": \"gelu\"", "\"hidden_act\": \"relu\"", "expected gelu"),
+        ("\"num_attention_heads\": 12", "\"num_attention_heads\": 7", "heads"),
+        ("\"intermediate_size\": 1536", "\"intermediate_size\": 1024", "expected [1024, 384]"),
+    ])
+    func foreignConfiguration(old: String, new: String, reason: String) throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "config.json")
+            let text = try String(contentsOf: url, encoding: .utf8)
+            #expect(text.contains(old), "config.json has no \(old)")
+            try FileManager.default.removeItem(at: url)
+            try text.replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+        }
+        expectDamaged(directory, mentioning: reason)
+    }
+
     @Test func modelFromTheEnvironmentComesFirst() throws {
         let located = SentenceEncoder.locateModel(environment: ["XKCD_SEARCH_MODEL": "/somewhere/else"])
         #expect(located?.path == "/somewhere/else")
