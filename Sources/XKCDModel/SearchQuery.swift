@@ -47,7 +47,9 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// Set when the text reads as a sentence rather than query language (a description,
     /// see `XKCDQuery.QueryParser`): its phrases are quoted speech, which may be misremembered,
     /// so they are not required: their words are searched as words, and comics holding a phrase
-    /// exactly rank higher. The text form does not show it: the parser tells it again.
+    /// exactly rank higher. The text form does not show it: the parser tells it again from the
+    /// words, except when the leading "the one where" it leaves out was needed to make a
+    /// sentence (`the one where he says "hi"` is `he says "hi"`, which reads as query language).
     public var isSentence: Bool
 
     public init(

@@ -5,10 +5,10 @@
 /// (`title:`); filters, parentheses and quotes may be in it. In plain text:
 /// - a leading description of the comic being looked for ("the one where", "that xkcd comic
 ///   about", "is there an xkcd with") is left out: see ``leadingFiller(of:)``;
-/// - with at least ``QueryParser/sentenceWordCount`` words outside quotes besides `xkcd`,
-///   `comic` and `comics`, it is a sentence: those three words are left out, quoted speech is
-///   preferred rather than required (``SearchQuery/isSentence``) and a quote left open is read
-///   as a character.
+/// - with at least ``QueryParser/sentenceWordCount`` words outside quotes (as typed, the
+///   leading description included), it is a sentence: the words `xkcd`, `comic` and `comics`
+///   are left out, quoted speech is preferred rather than required (``SearchQuery/isSentence``)
+///   and a quote left open is read as a character.
 ///
 /// In any text, a contraction typed without its apostrophe (`cant`, `youre`) is searched as the
 /// contraction (``Contractions``).
@@ -49,13 +49,11 @@ enum PlainText {
         {
             return Reading(tokens: [last], isSentence: false)
         }
+        // Counted as typed: "the one where he says" describes as much as five other words.
+        let isSentence = tokens.count { !(bareWord($0) ?? "").isEmpty } >= QueryParser.sentenceWordCount
         while let filler = leadingFiller(of: tokens) { tokens.removeFirst(filler) }
-        let wordCount = tokens.count { token in
-            guard let word = bareWord(token) else { return false }
-            return !siteWords.contains(word)
-        }
-        let isSentence = wordCount >= QueryParser.sentenceWordCount
-        if isSentence { tokens.removeAll { siteWords.contains(bareWord($0) ?? "") } }
+        let contentWords = tokens.filter { !siteWords.contains(bareWord($0) ?? "") }
+        if isSentence, contentWords.contains(where: isSearchable) { tokens = contentWords }
         return Reading(tokens: tokens, isSentence: isSentence)
     }
 
@@ -89,14 +87,16 @@ enum PlainText {
         } else if !(introduces && namesSite) {
             return nil
         }
-        let rest = tokens[index...]
-        guard rest.contains(where: { token in
-            switch token.kind {
-            case .word, .phrase: true
-            default: false
-            }
-        }) else { return nil }
+        guard tokens[index...].contains(where: isSearchable) else { return nil }
         return index
+    }
+
+    /// Whether `token` is a word or a phrase.
+    private static func isSearchable(_ token: QueryToken) -> Bool {
+        switch token.kind {
+        case .word, .phrase: true
+        default: false
+        }
     }
 
     /// Whether `token` is query language that plain text does not use.

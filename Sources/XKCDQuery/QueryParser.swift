@@ -40,8 +40,7 @@ import XKCDModel
 public struct QueryParser: Sendable {
     /// The deepest nesting of parentheses accepted before ``QueryError/tooDeeplyNested(column:)``.
     public static let maximumNesting = 64
-    /// Plain text with at least this many words outside quotes (besides `xkcd`, `comic` and
-    /// `comics`, and after a leading "the one where") is a sentence.
+    /// Plain text with at least this many words outside quotes, as typed, is a sentence.
     public static let sentenceWordCount = 4
 
     public init() {}

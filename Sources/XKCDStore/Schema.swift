@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v7-spelling-buckets"
+    static let latestMigration = "v8-comic-links"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -156,13 +156,29 @@ enum Schema {
         // index of v4, which is dropped. The ranking index is rebuilt, which fills the blobs:
         // an index an earlier version left with its ranking data behind its documents (a run
         // stopped before the rebuild, which it did not mark) is then current too.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v7-spelling-buckets") { db in
             try db.create(table: "spellingBucket", options: .withoutRowID) { t in
                 t.primaryKey("prefix", .text)
                 t.column("words", .blob).notNull()
             }
             try db.execute(sql: "DROP INDEX spellingTermShape")
             try RankingIndex.rebuild(db)
+        }
+        // The comics each explanation links to (``ComicDatabase/linkedComics(of:)``), written with
+        // the explanation. The explanations an earlier version stored were parsed without their
+        // links: the next run of the indexer parses them again from the kept responses
+        // (``ComicDatabase/explanationsNeedParsingAgain()``).
+        migrator.registerMigration(latestMigration) { db in
+            try db.create(table: "comicLink", options: .withoutRowID) { t in
+                t.column("comicID", .integer).notNull()
+                t.column("linkedID", .integer).notNull()
+                t.primaryKey(["comicID", "linkedID"])
+            }
+            try db.create(index: "comicLinkByLinked", on: "comicLink", columns: ["linkedID", "comicID"])
+            try db.execute(sql: """
+                INSERT INTO setting(key, value) SELECT '\(ComicDatabase.reparseKey)', 'comic links'
+                WHERE EXISTS (SELECT 1 FROM explanation)
+                """)
         }
         return migrator
     }
