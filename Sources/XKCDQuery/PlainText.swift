@@ -16,7 +16,7 @@ enum PlainText {
     /// Words that may come before the comic is named: "is there an", "i remember the".
     static let introWords: Set<String> = [
         "a", "an", "the", "that", "this", "there", "theres", "is", "was", "i", "im", "ive", "remember", "recall",
-        "looking", "look", "searching", "search", "find", "for", "me", "whats", "what", "which", "some", "any", "do",
+        "looking", "look", "searching", "search", "find", "for", "me", "whats", "which", "some", "any", "do",
         "you", "know", "think", "wasnt", "isnt", "saw", "seen", "have", "cant", "dont", "need", "want", "please",
     ]
     /// Words in ``introWords`` that only point at something, and so can't introduce on their own.
