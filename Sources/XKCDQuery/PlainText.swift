@@ -114,7 +114,13 @@ enum PlainText {
     /// other tokens.
     static func bareWord(_ token: QueryToken) -> String? {
         guard case .word(let word) = token.kind else { return nil }
-        return String(String.UnicodeScalarView(word.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }))
+        // Appended one by one: a generic `String(…)` of a sequence looks its argument's type up
+        // among every conformance in the binary the first time (see `QueryLexer.text(_:)`).
+        var bare = ""
+        for character in word.lowercased() where character.isLetter || (character.isASCII && character.isNumber) {
+            bare.append(character)
+        }
+        return bare
     }
 
     private static func bareWordAsTyped(_ token: QueryToken) -> String? {
@@ -150,17 +156,29 @@ enum Contractions {
     /// `word` with the apostrophe of the contraction it stands for, or unchanged: `Dont` is
     /// `Don't`, `cant,` is `can't,`; letters keep their case and punctuation around stays.
     static func expanded(_ word: String) -> String {
-        let characters = Array(word)
-        guard let first = characters.firstIndex(where: \.isLetter),
-            let last = characters.lastIndex(where: \.isLetter)
-        else { return word }
-        let core = characters[first...last]
-        guard core.count <= 8, core.allSatisfy({ $0.isASCII && $0.isLetter }),
-            let after = table[String(core).lowercased()]
-        else { return word }
-        var result = characters
-        result.insert("'", at: last + 1 - after)
-        return String(result)
+        // The letters from the first to the last, lowercased, and where the last one is; built
+        // by appending, as in `PlainText.bareWord(_:)`.
+        var core = ""
+        var pending = ""  // what came since the last letter
+        var last = -1
+        for (offset, character) in word.enumerated() {
+            if character.isLetter {
+                guard character.isASCII, core.count + pending.count < 8 else { return word }
+                core += pending
+                core.append(character)
+                pending = ""
+                last = offset
+            } else if !core.isEmpty {
+                pending.append(character)
+            }
+        }
+        guard let after = table[core.lowercased()] else { return word }
+        var result = ""
+        for (offset, character) in word.enumerated() {
+            if offset == last + 1 - after { result.append("'") }
+            result.append(character)
+        }
+        return result
     }
 }
 
@@ -170,7 +188,8 @@ enum Contractions {
 enum ComicAddress {
     /// The comic number `text` is the address of, or nil.
     static func number(in text: String) -> Int? {
-        var address = Substring(text.trimmingSeparators())
+        let trimmed = text.trimmingSeparators()
+        var address = trimmed[...]
         guard !address.isEmpty, !address.contains(where: QueryLexer.isSeparator) else { return nil }
         for scheme in ["https://", "http://"] where address.lowercased().hasPrefix(scheme) {
             address = address.dropFirst(scheme.count)
