@@ -51,7 +51,9 @@ enum PlainText {
         }
         // Counted as typed: "the one where he says" describes as much as five other words.
         let isSentence = tokens.count { !(bareWord($0) ?? "").isEmpty } >= QueryParser.sentenceWordCount
-        while let filler = leadingFiller(of: tokens) { tokens.removeFirst(filler) }
+        var start = 0
+        while let filler = leadingFiller(of: tokens[start...]) { start += filler }
+        tokens.removeFirst(start)
         let contentWords = tokens.filter { !siteWords.contains(bareWord($0) ?? "") }
         if isSentence, contentWords.contains(where: isSearchable) { tokens = contentWords }
         return Reading(tokens: tokens, isSentence: isSentence)
@@ -65,8 +67,9 @@ enum PlainText {
     /// "that xkcd comic *about*"), or nothing more when an intro word that isn't a determiner came
     /// first and `xkcd` is among the names ("*there's an* xkcd"). So "the one ring", "comic sans"
     /// and "the xkcd phone" are searched as typed.
-    static func leadingFiller(of tokens: [QueryToken]) -> Int? {
-        let words = tokens.prefix { bareWord($0) != nil }.map { bareWord($0)! }
+    static func leadingFiller(of tokens: ArraySlice<QueryToken>) -> Int? {
+        // A description is a few words: the first sixteen are enough to tell.
+        let words = tokens.prefix(16).prefix { bareWord($0) != nil }.map { bareWord($0)! }
         var index = 0
         var introduces = false
         while index < words.count, introWords.contains(words[index]) {
@@ -87,7 +90,7 @@ enum PlainText {
         } else if !(introduces && namesSite) {
             return nil
         }
-        guard tokens[index...].contains(where: isSearchable) else { return nil }
+        guard tokens.dropFirst(index).contains(where: isSearchable) else { return nil }
         return index
     }
 

@@ -606,6 +606,19 @@ let plainTextErrorCases: [ErrorCase] = [
         }
     }
 
+    @Test func longDescriptionsParseInLinearTime() throws {
+        let clock = ContinuousClock()
+        let filler = String(repeating: "the one where ", count: 60_000) + "cats"
+        let sentence = String(repeating: #"he says "cant stop" xkcd "#, count: 40_000) + #""open"#
+        let elapsed = try clock.measure {
+            let cats = try parser.parse(filler)
+            let said = try parser.parse(sentence)
+            #expect(cats.text == term("cats"))
+            #expect(said.isSentence && said.text?.positiveTerms.count == 40_000 * 4 + 1)
+        }
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
+    }
+
     @Test func everyContractionGetsItsApostrophe() throws {
         for word in Array(Contractions.table.keys) {
             let parsed = try parser.parse(word)
