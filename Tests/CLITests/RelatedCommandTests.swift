@@ -79,6 +79,37 @@ struct RelatedCommandTests {
         }
     }
 
+    /// The same over HTTP: the explanations are parsed again from the kept responses, and the run
+    /// asks the server for what an ordinary run asks, nothing more.
+    @Test func anOlderIndexGetsItsLinksFromTheKeptResponses() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = FixtureServer(latest: 472)
+            let base = try await server.start()
+            let cli = try BinaryRunner(sandbox: directory)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let index = ["index", "--db", db, "--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString]
+            let first = try await cli.run(index)
+            #expect(first.status == 0, "\(first)")
+            let older = try runTool([
+                "sqlite3", db, "DROP TABLE comicLink; DELETE FROM grdb_migrations WHERE identifier = 'v8-comic-links';",
+            ])
+            #expect(older.status == 0, "\(older.output)")
+
+            let start = server.requestLog.count
+            let upgrade = try await cli.run(index)
+            #expect(upgrade.status == 0 && upgrade.stderr.contains("parsing the"), "\(upgrade)")
+            let upgradeRequests = server.requestLog.count - start
+            let ordinary = try await cli.run(index)
+            #expect(ordinary.status == 0 && !ordinary.stderr.contains("again"), "\(ordinary)")
+            #expect(upgradeRequests == server.requestLog.count - start - upgradeRequests)
+            await server.stop()
+
+            let related = try await cli.run(["related", "327", "--json", "--db", db])
+            let json = try JSONDecoder().decode(Related.self, from: Data(related.stdout.utf8))
+            #expect(json.related.map(\.num) == [10], "\(related)")
+        }
+    }
+
     @Test func sentencesSearchThroughTheBinary() async throws {
         try await withBrowseSandbox { sandbox in
             let stray = try await sandbox.run("search", #"the one where the mom says "little bobby tables we call him"#)
