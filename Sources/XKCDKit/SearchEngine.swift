@@ -201,7 +201,10 @@ public struct SearchEngine: Sendable {
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let text = query.text, text.hasSearchableWord {
             let allowed = try snapshot.comicIDs(passingFiltersOf: query)
-            ranking = try rankText(text, allowed: allowed, ordering: ordered, in: snapshot)
+            // A sentence's quoted speech is searched as words, with a bonus where it holds exactly.
+            let quoted = query.isSentence ? text.quotedSpeech : []
+            ranking = try rankText(
+                quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered, in: snapshot)
             if let allowed { isAllowed = allowed.contains }
         } else if let listed = try snapshot.comicIDs(passingFiltersOf: query, ordered: query.sort) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
@@ -225,14 +228,16 @@ public struct SearchEngine: Sendable {
     }
 
     private func rankText(
-        _ text: TextQuery, allowed: Set<Comic.ID>?, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot
+        _ text: TextQuery, quoted: [[String]] = [], allowed: Set<Comic.ID>?, ordering ordered: Int,
+        in snapshot: ComicDatabase.Snapshot
     ) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
         for prefix in text.positivePrefixes {
             words += try snapshot.commonWords(startingWith: prefix, limit: 3)
         }
-        let terms = try snapshot.termScores(for: words, weights: weights)
+        var terms = try snapshot.termScores(for: words, weights: weights)
+        let holdingQuote = try addQuotedSpeechBonus(quoted, to: &terms, in: snapshot)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map { $0.key }.sorted()
@@ -268,6 +273,11 @@ public struct SearchEngine: Sendable {
             }
             partial.sortPrefix(Self.fallbackLimit, by: byScore(terms.scores))
             partial.removeSubrange(min(Self.fallbackLimit, partial.count)...)
+        }
+        // A comic holding quoted speech word for word is a result, whatever words it lacks.
+        if !holdingQuote.isEmpty {
+            var listed = Set(strict).union(partial)
+            for id in holdingQuote where allowed?.contains(id) ?? true && listed.insert(id).inserted { partial.append(id) }
         }
 
         // Partial matches compete with full ones on score: a comic holding all but one word of

@@ -10,16 +10,20 @@ public struct ExplainedPage: Sendable, Hashable, Codable {
     public var categories: [String]
     /// True when the wiki flagged the explanation (or transcript) as incomplete.
     public var isIncomplete: Bool
+    /// The comics whose wiki pages the Explanation, Transcript and Trivia link to, each once, in
+    /// the order first linked; the page's own comic may be among them.
+    public var linkedComics: [Comic.ID]
 
     public init(
         explanation: String, transcript: String, trivia: String, categories: [String] = [],
-        isIncomplete: Bool
+        isIncomplete: Bool, linkedComics: [Comic.ID] = []
     ) {
         self.explanation = explanation
         self.transcript = transcript
         self.trivia = trivia
         self.categories = categories
         self.isIncomplete = isIncomplete
+        self.linkedComics = linkedComics
     }
 }
 

@@ -44,11 +44,18 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     public var tags: [String]
     /// The requested order; `.relevance` unless a `sort:` filter says otherwise.
     public var sort: SearchSort
+    /// Set when the text reads as a sentence rather than query language (a description,
+    /// see `XKCDQuery.QueryParser`): its phrases are quoted speech, which may be misremembered,
+    /// so they are not required: their words are searched as words, and comics holding a phrase
+    /// exactly rank higher. The text form does not show it: the parser tells it again from the
+    /// words, except when the leading "the one where" it leaves out was needed to make a
+    /// sentence (`the one where he says "hi"` is `he says "hi"`, which reads as query language).
+    public var isSentence: Bool
 
     public init(
         text: TextQuery? = nil, exactComic: Comic.ID? = nil, numberRange: Bounds<Comic.ID>? = nil,
         dateRange: Bounds<ComicDate>? = nil, isFavourite: Bool = false, tags: [String] = [],
-        sort: SearchSort = .relevance
+        sort: SearchSort = .relevance, isSentence: Bool = false
     ) {
         self.text = text
         self.exactComic = exactComic
@@ -57,6 +64,7 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
         self.isFavourite = isFavourite
         self.tags = tags
         self.sort = sort
+        self.isSentence = isSentence
     }
 
     /// True when there is neither text nor any filter (an empty or blank query).

@@ -14,7 +14,8 @@ import XKCDModel
 ///
 /// What is kept: the text of the sections, with paragraphs separated by a blank line, list items
 /// on their own lines ("- item", "1. item"), transcript `dd` lines one per line, and table rows one
-/// per line with cells joined by " | ". What is dropped: the comic's own box at the top, edit links,
+/// per line with cells joined by " | "; and the comics the sections link to
+/// (``ExplainedPage/linkedComics``). What is dropped: the comic's own box at the top, edit links,
 /// notice boxes (their "incomplete" wording sets ``ExplainedPage/isIncomplete``), reference and
 /// citation-needed markers, navigation boxes, the table of contents, scripts, styles, comments,
 /// images, and everything from the Discussion on.
@@ -70,7 +71,8 @@ public struct ExplainPageParser: Sendable {
                 transcript: extractor.transcript.makeString(),
                 trivia: extractor.trivia.makeString(),
                 categories: categories,
-                isIncomplete: extractor.isIncomplete || flaggedByCategory
+                isIncomplete: extractor.isIncomplete || flaggedByCategory,
+                linkedComics: extractor.linkedComics
             ))
     }
 }

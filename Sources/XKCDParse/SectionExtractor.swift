@@ -29,6 +29,8 @@ struct SectionExtractor {
     var trivia = TextBuffer()
     /// Set when a notice box says the explanation or transcript is incomplete.
     private(set) var isIncomplete = false
+    /// The comics the sections link to, each once, in the order first linked.
+    private(set) var linkedComics: [Int] = []
 
     private var section = Section.explanation
     private var hasSeenHeading = false
@@ -178,6 +180,8 @@ struct SectionExtractor {
             cellDepth += 1
         case .br, .caption, .figcaption:
             requestBreak(.line)
+        case .a:
+            if let comic = ComicLink.comic(linkedBy: node), !linkedComics.contains(comic) { linkedComics.append(comic) }
         default:
             break
         }

@@ -32,11 +32,14 @@ struct QueryLexer {
     static let filterKeys: Set<String> = ["num", "year", "date", "before", "after", "is", "tag", "sort"]
     static let quotes: Set<Character> = ["\"", "\u{201C}", "\u{201D}"]
 
-    private let chars: [Character]
+    private var chars: [Character]
     private var index = 0
 
-    init(_ text: String) {
+    /// - Parameter strayQuote: the 1-based column of a quote read as a character, which
+    ///   separates words like a space (an unclosed quote in a sentence).
+    init(_ text: String, strayQuote: Int? = nil) {
         chars = Array(text)
+        if let strayQuote, chars.indices.contains(strayQuote - 1) { chars[strayQuote - 1] = " " }
     }
 
     /// Whitespace and control characters separate words. So does a character that

@@ -30,23 +30,48 @@ import XKCDModel
 ///   Repeated range filters intersect; the last `sort:` wins.
 /// - A query of exclusions only (`-foo`, `is:fav -physics`) means every comic except
 ///   those matching; an exclusion can't be an `OR` operand.
-/// - The whole text being one number (`327`, `#327`) sets ``SearchQuery/exactComic`` and
-///   keeps the number as a term; among other words, numbers are ordinary words.
+/// - The whole text being one number (`327`, `#327`), the number after `xkcd` (`xkcd 327`) or
+///   the address of a comic's page on xkcd.com or explain xkcd sets ``SearchQuery/exactComic``
+///   and keeps the number as a term; among other words, numbers are ordinary words.
+/// - Text written as prose is read as a description (see `PlainText`): a leading "the one
+///   where" is left out, and a sentence's quoted speech is preferred rather than required
+///   (``SearchQuery/isSentence``). A contraction typed without its apostrophe is searched as
+///   the contraction (`cant` as `can't`).
 public struct QueryParser: Sendable {
     /// The deepest nesting of parentheses accepted before ``QueryError/tooDeeplyNested(column:)``.
     public static let maximumNesting = 64
+    /// Plain text with at least this many words outside quotes, as typed, is a sentence.
+    public static let sentenceWordCount = 4
 
     public init() {}
 
     /// Parses `text`; an empty or blank text gives an empty ``SearchQuery``.
     ///
-    /// - Throws: ``QueryError`` for an unclosed quote or parenthesis, an unmatched `)`,
-    ///   too deep nesting, an invalid or reversed filter value, or a misplaced filter or
-    ///   exclusion. Quote errors are found before the others.
+    /// - Throws: ``QueryError`` for an unclosed quote (except in a sentence) or parenthesis,
+    ///   an unmatched `)`, too deep nesting, an invalid or reversed filter value, or a misplaced
+    ///   filter or exclusion. Quote errors are found before the others.
     public func parse(_ text: String) throws(QueryError) -> SearchQuery {
+        if let number = ComicAddress.number(in: text) {
+            return SearchQuery(text: .term(String(number), field: nil), exactComic: number)
+        }
         var lexer = QueryLexer(text)
-        var parser = Parser(tokens: try lexer.tokens())
-        return try parser.parseQuery()
+        let tokens: [QueryToken]
+        var unclosedQuote: QueryError?
+        do {
+            tokens = try lexer.tokens()
+        } catch {
+            // The lexer throws for an unclosed quote only, the last quote of the text: without it
+            // the rest reads.
+            unclosedQuote = error
+            var lenient = QueryLexer(text, strayQuote: error.column)
+            tokens = try lenient.tokens()
+        }
+        let reading = PlainText.read(tokens)
+        if let unclosedQuote, !reading.isSentence { throw unclosedQuote }
+        var parser = Parser(tokens: reading.tokens)
+        var query = try parser.parseQuery()
+        query.isSentence = reading.isSentence
+        return query
     }
 }
 
@@ -60,7 +85,7 @@ private enum Operand {
     case nothing
 }
 
-private struct Parser {
+struct Parser {
     let tokens: [QueryToken]
     var position = 0
     var query = SearchQuery()
@@ -152,11 +177,11 @@ private struct Parser {
         case .word(let word), .orCandidate(let word):
             return .text(Self.leaf(word, field: field))
         case .phrase(let words):
-            return words.isEmpty ? .nothing : .text(.phrase(words, field: field))
+            return words.isEmpty ? .nothing : .text(.phrase(words.map(Contractions.expanded), field: field))
         case .scoped(let key, let value, let quoted):
             guard let scope = QueryLexer.fieldKeys[key] else { return .filter(token) }
             if quoted {
-                let words = QueryLexer.words(in: value)
+                let words = QueryLexer.words(in: value).map(Contractions.expanded)
                 return words.isEmpty ? .nothing : .text(.phrase(words, field: scope))
             }
             return .text(Self.leaf(value, field: scope))
@@ -208,7 +233,12 @@ private struct Parser {
         if stemEnd > word.startIndex, stemEnd < word.endIndex {
             return .prefix(String(word[..<stemEnd]), field: field)
         }
-        return .term(word, field: field)
+        return .term(Contractions.expanded(word), field: field)
+    }
+
+    /// Whether `word` is a prefix (`tabl*`) rather than a word.
+    static func isPrefix(_ word: String) -> Bool {
+        word.last == "*" && word.contains { $0 != "*" }
     }
 
     private static func combine(
@@ -231,7 +261,7 @@ private struct Parser {
     }
 
     /// `327` or `#327` as a comic number; nil for anything else.
-    private static func comicNumber(_ word: String) -> Int? {
+    static func comicNumber(_ word: String) -> Int? {
         let digits = word.hasPrefix("#") ? word.dropFirst() : Substring(word)
         return number(digits)
     }

@@ -100,6 +100,7 @@ extension ComicDatabase {
         case .unchanged: break
         case .fetched(let explanation, let date):
             try ExplanationRecord(explanation, fetchedAt: date).upsert(db)
+            try replaceLinks(from: update.id, to: explanation.page.linkedComics, in: db)
             try setState(db, update.id, "explanation", "ok", nil, date)
         case .absent(let date):
             try setState(db, update.id, "explanation", "absent", nil, date)

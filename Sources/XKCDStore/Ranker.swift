@@ -29,6 +29,9 @@ public struct RankingWeights: Sendable, Hashable {
     /// 3 → 0.980 / 0.949 / 0.854, 4 → 0.970 / 0.950 / 0.868, 8 → 0.970 / 0.951 / 0.885.
     /// Above 3 the descriptions of the development set lose more than the lines gain.
     public var proximity = 3.0
+    /// Bonus for holding, word for word, a phrase quoted in a sentence (quoted speech, which is
+    /// searched as words: see `SearchQuery.isSentence`), once per phrase.
+    public var quotedSpeech = 10.0
 
     public init() {}
 }

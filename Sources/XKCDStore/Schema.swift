@@ -164,6 +164,22 @@ enum Schema {
             try db.execute(sql: "DROP INDEX spellingTermShape")
             try RankingIndex.rebuild(db)
         }
+        // The comics each explanation links to (``ComicDatabase/linkedComics(of:)``), written with
+        // the explanation. The explanations an earlier version stored were parsed without their
+        // links: the next run of the indexer parses them again from the kept responses
+        // (``ComicDatabase/explanationsNeedParsingAgain()``).
+        migrator.registerMigration("v8-comic-links") { db in
+            try db.create(table: "comicLink", options: .withoutRowID) { t in
+                t.column("comicID", .integer).notNull()
+                t.column("linkedID", .integer).notNull()
+                t.primaryKey(["comicID", "linkedID"])
+            }
+            try db.create(index: "comicLinkByLinked", on: "comicLink", columns: ["linkedID", "comicID"])
+            try db.execute(sql: """
+                INSERT INTO setting(key, value) SELECT '\(ComicDatabase.reparseKey)', 'comic links'
+                WHERE EXISTS (SELECT 1 FROM explanation)
+                """)
+        }
         // Sentence vectors of each comic's text, for finding comics described in other words
         // than their own. Each row says which model made it and from which text, so that the
         // indexer embeds again only what changed. Filled by the indexer, not here: embedding

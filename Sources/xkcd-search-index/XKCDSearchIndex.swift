@@ -40,6 +40,13 @@ struct XKCDSearchIndex: AsyncParsableCommand {
                 upstream: HTTPComicSource(configuration: configuration, logger: logger), cache: cache, logger: logger)
             _ = cache.removeLeftoverTemporaryFiles()
         }
+        if case .incremental = mode, try database.explanationsNeedParsingAgain() {
+            do {
+                try await parseExplanationsAgain(database, cache: cache)
+            } catch {
+                Terminal.printError("could not parse the stored explanations again (\(error)); 'xkcd-search index --rebuild' will")
+            }
+        }
         let indexer = Indexer(
             database: database, source: source, logger: logger,
             width: options.mirror == nil ? options.concurrency * 2 : 4)
@@ -48,6 +55,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
         }
         bar?.finish()
+        if case .rebuild = mode { try database.markExplanationsParsed() }
         let vectors = try await embed(database)
         print(options.json ? try IndexSummary(report, vectors: vectors, database: database).jsonString() : IndexSummary.text(report, vectors: vectors))
         if !report.failures.isEmpty { throw ExitCode(3) }
@@ -69,6 +77,27 @@ struct XKCDSearchIndex: AsyncParsableCommand {
         }
         bar?.finish()
         return report
+    }
+
+    /// Parses again, with no requests, the explanations an earlier version stored without what
+    /// this one keeps of them (the links between comics): from the mirror, or from the kept
+    /// responses. The run that follows fetches what is new as usual.
+    private func parseExplanationsAgain(_ database: ComicDatabase, cache: RawCache) async throws {
+        let local: any ComicSource
+        let ids: [Int]
+        if let mirror = options.mirror {
+            local = MirrorComicSource(directory: URL(fileURLWithPath: mirror))
+            ids = try database.explainedComicIDs()
+        } else {
+            local = CachedComicSource(cache: cache)
+            ids = Array(Set(try database.explainedComicIDs()).intersection(cache.storedExplanationIDs())).sorted()
+        }
+        if !ids.isEmpty {
+            Terminal.printError("parsing the \(ids.count) stored explanations again for the links between comics")
+            let indexer = Indexer(database: database, source: local, logger: global.makeLogger(), width: 4)
+            _ = try await indexer.run(mode: .rebuild(IndexPlan(comics: [], explanations: ids)))
+        }
+        try database.markExplanationsParsed()
     }
 }
 

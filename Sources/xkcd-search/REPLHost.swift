@@ -20,6 +20,7 @@ extension XKCDSearch.Latest: CarriesGlobalOptions {}
 extension XKCDSearch.Random: CarriesGlobalOptions {}
 extension XKCDSearch.Link: CarriesGlobalOptions {}
 extension XKCDSearch.Open: CarriesGlobalOptions {}
+extension XKCDSearch.Related: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Add: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Remove: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Tag: CarriesGlobalOptions {}

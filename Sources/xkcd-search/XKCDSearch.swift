@@ -15,7 +15,7 @@ struct XKCDSearch: AsyncParsableCommand {
             Explanations: the explain xkcd wiki, https://www.explainxkcd.com, CC BY-SA 3.0.
             """,
         version: "0.1.0",
-        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Fav.self, About.self, Repl.self]
+        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Fav.self, About.self, Repl.self]
     )
 }
 

@@ -31,7 +31,7 @@ struct REPLCommandTests {
             #expect(out.contains("#3282  Trick Play  (2026-08-07)\n\nTitle text"))
             // e explains the current comic (#149).
             #expect(out.contains("#149  Sandwich  (2006-08-28)\n\nExplanation"))
-            #expect(out.contains("comics:        32 (latest #3282)"))
+            #expect(out.contains("comics:        \(Fixtures.comicIDs.count) (latest #3282)"))
             #expect(out.contains("more, or Enter"))
             #expect(out.hasSuffix("classic  1\n"), "fav tags ran, and nothing after :quit")
             // One line per failure, and the session went on.
@@ -75,7 +75,7 @@ struct REPLCommandTests {
                 p.expect_exact("xkcd> ")
                 p.send("sta\t")                        # completes to "stats "
                 p.expect_exact("ts ")
-                p.send("\r"); p.expect_exact("comics:        32"); p.expect_exact("xkcd> ")
+                p.send("\r"); p.expect_exact("comics:        \#(Fixtures.comicIDs.count)"); p.expect_exact("xkcd> ")
                 p.send("show 32\t")                    # not a word to complete: nothing
                 p.send("7\r"); p.expect_exact("Exploits of a Mom"); p.expect_exact("xkcd> ")
                 p.send("search bobb\t")                # an indexed word
@@ -89,7 +89,7 @@ struct REPLCommandTests {
                 p.expect_exact("^C"); p.expect_exact("xkcd> ")
                 p.send("\x12sta")                      # Ctrl-R finds "stats"
                 p.expect_exact("tats"); time.sleep(0.3)
-                p.send("\r"); p.expect_exact("comics:        32"); p.expect_exact("xkcd> ")
+                p.send("\r"); p.expect_exact("comics:        \#(Fixtures.comicIDs.count)"); p.expect_exact("xkcd> ")
                 p.send("ünïcödé 😀\r"); p.expect_exact("xkcd> ")
                 p.sendeof()                            # Ctrl-D on an empty line
                 p.expect(pexpect.EOF); p.close()

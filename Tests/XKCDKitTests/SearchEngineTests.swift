@@ -11,15 +11,6 @@ import _XKCDTestSupport
 /// built once and shared: the engine only reads it.
 private let sharedFixtureIndex = Task { try await makeFixtureIndex() }
 
-private func makeFixtureIndex() async throws -> ComicDatabase {
-    let database = try ComicDatabase.inMemory()
-    _ = try await Indexer(
-        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
-        logger: Logger(label: "search-tests") { _ in SwiftLogNoOpLogHandler() }
-    ).run()
-    return database
-}
-
 private func ids(_ query: String, limit: Int = 10) async throws -> [Int] {
     try SearchEngine(database: await sharedFixtureIndex.value).search(query, limit: limit).results.map(\.id)
 }

@@ -136,3 +136,10 @@ func makeMirror(latest: Int, in directory: URL) throws -> URL {
         at: mirror.appendingPathComponent("explainxkcd"), withDestinationURL: corpus.appendingPathComponent("explainxkcd"))
     return mirror
 }
+
+/// A fresh in-memory index of the real fixture subset, built by the indexer from the fixtures as a mirror.
+func makeFixtureIndex() async throws -> ComicDatabase {
+    let database = try ComicDatabase.inMemory()
+    _ = try await Indexer(database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: quietLogger).run()
+    return database
+}

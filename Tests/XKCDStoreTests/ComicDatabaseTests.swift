@@ -316,7 +316,7 @@ enum Sample {
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
             #expect(applied == [
                 "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
-                "v7-spelling-buckets",
+                "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors",
             ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {
@@ -458,7 +458,7 @@ enum Sample {
 }
 
 /// Runs `body` with the path of an `index.sqlite` in a new directory, removed afterwards.
-private func withIndexPath(_ body: (String) throws -> Void) throws {
+func withIndexPath(_ body: (String) throws -> Void) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
     defer { try? FileManager.default.removeItem(at: directory) }
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,0 +1,72 @@
+import GRDB
+import XKCDModel
+
+/// A comic linked to or from another one's explanation (``ComicDatabase/linkedComics(of:)``).
+public struct LinkedComic: Sendable, Hashable {
+    public var id: Comic.ID
+    public var title: String
+    public var date: ComicDate
+    /// The explanation of the comic asked about links to this one.
+    public var isOutgoing: Bool
+    /// This comic's explanation links to the comic asked about.
+    public var isIncoming: Bool
+}
+
+extension ComicDatabase {
+    /// The `setting` key set while explanations stored by an earlier version lack what only
+    /// parsing them again gives (the links between comics); its value says what.
+    static let reparseKey = "explanationsNeedParsing"
+
+    /// The indexed comics that `id`'s explanation links to or whose explanations link to `id`,
+    /// by number; the comic itself is never among them.
+    ///
+    /// ```sql
+    /// SELECT c.id, c.title, c.date, EXISTS(…) AS isOutgoing, EXISTS(…) AS isIncoming
+    /// FROM comic c WHERE c.id IN (SELECT linkedID FROM comicLink WHERE comicID = :id
+    ///                             UNION SELECT comicID FROM comicLink WHERE linkedID = :id)
+    /// ```
+    public func linkedComics(of id: Comic.ID) throws(StoreError) -> [LinkedComic] {
+        try read { db in
+            try Row.fetchAll(db, SQLRequest<Row>(literal: """
+                SELECT c.id, c.title, c.date,
+                       EXISTS (SELECT 1 FROM comicLink WHERE comicID = \(id) AND linkedID = c.id) AS isOutgoing,
+                       EXISTS (SELECT 1 FROM comicLink WHERE comicID = c.id AND linkedID = \(id)) AS isIncoming
+                FROM comic c
+                WHERE c.id IN (SELECT linkedID FROM comicLink WHERE comicID = \(id)
+                               UNION SELECT comicID FROM comicLink WHERE linkedID = \(id))
+                  AND c.id <> \(id)
+                ORDER BY c.id
+                """)).map { row in
+                LinkedComic(
+                    id: row["id"], title: row["title"], date: ComicRecord.date(from: row["date"]),
+                    isOutgoing: row["isOutgoing"], isIncoming: row["isIncoming"])
+            }
+        }
+    }
+
+    /// Whether explanations stored by an earlier version must be parsed again (from the kept
+    /// responses or a mirror) for what this version keeps of them: the index was made before
+    /// the links between comics were kept. ``markExplanationsParsed()`` clears it.
+    public func explanationsNeedParsingAgain() throws(StoreError) -> Bool {
+        try setting(Self.reparseKey) != nil
+    }
+
+    /// Records that every stored explanation was parsed by this version.
+    public func markExplanationsParsed() throws(StoreError) {
+        try write { db in try db.execute(literal: "DELETE FROM setting WHERE key = \(Self.reparseKey)") }
+    }
+
+    /// The numbers of the comics with a stored explanation, ascending.
+    public func explainedComicIDs() throws(StoreError) -> [Comic.ID] {
+        try read { db in try Int.fetchAll(db, sql: "SELECT comicID FROM explanation ORDER BY comicID") }
+    }
+
+    /// Replaces the links of `id`'s explanation; a link to itself is left out.
+    func replaceLinks(from id: Comic.ID, to linked: [Comic.ID], in db: Database) throws {
+        try db.execute(literal: "DELETE FROM comicLink WHERE comicID = \(id)")
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO comicLink(comicID, linkedID) VALUES (?, ?)")
+        for other in linked where other != id {
+            try insert.execute(arguments: [id, other])
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import XKCDCommandLine
+import XKCDKit
+
+extension XKCDSearch {
+    struct Related: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "related",
+            abstract: "List the comics related to a comic, and why.",
+            discussion: """
+                The comics its explain xkcd explanation links to ('links to') and those whose \
+                explanations link to it ('linked from'); linked both ways first.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: ArgumentHelp(
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+        var comic: String?
+
+        @Flag(help: "Print JSON: num, title, related: [{num, title, date, reasons}].")
+        var json = false
+
+        struct Output: Encodable {
+            struct Entry: Encodable { var num: Int; var title: String; var date: String; var reasons: [String] }
+            var num: Int
+            var title: String
+            var related: [Entry]
+        }
+
+        func run() throws {
+            let reference = try comic.map { try ComicReference(parsing: $0) }
+            let found = try Library(database: try global.openDatabase()).related(reference)
+            guard json else { return print(Renderer.standard.related(found)) }
+            try printJSON(Output(
+                num: found.comic.id, title: found.comic.title,
+                related: found.related.map { .init(num: $0.id, title: $0.title, date: $0.date.description, reasons: $0.reasons.map(\.rawValue)) }))
+        }
+    }
+}
+
+extension Renderer {
+    /// `#327  Exploits of a Mom  (2007-10-10)`, then one line per related comic with its reasons.
+    func related(_ found: RelatedComics) -> String {
+        guard !found.related.isEmpty else { return heading(found.comic) + "\n  no related comics found" }
+        let lines = found.related.map { comic in
+            "  #\(comic.id)  \(sanitized(comic.title))  (\(comic.date))  [\(comic.reasons.map(\.rawValue).joined(separator: ", "))]"
+        }
+        return ([heading(found.comic)] + lines).joined(separator: "\n")
+    }
+}
