@@ -47,7 +47,7 @@ public final class SentenceEncoder: Sendable {
         guard configuration.activation == "gelu" else {
             throw .modelDamaged(path: configurationPath, reason: "activation \(configuration.activation), expected gelu")
         }
-        guard configuration.headCount > 0, configuration.hiddenSize % configuration.headCount == 0 else {
+        guard configuration.hiddenSize % configuration.headCount == 0 else {
             throw .modelDamaged(path: configurationPath, reason: "the hidden size does not divide into the heads")
         }
         guard pooling.isMeanOnly, pooling.dimensions == configuration.hiddenSize else {
