@@ -9,6 +9,8 @@ public struct RelatedComic: Sendable, Hashable {
         case linksTo = "links to"
         /// This comic's explanation links to the comic asked about.
         case linkedFrom = "linked from"
+        /// This comic's text is among the nearest in meaning to the comic's (by their vectors).
+        case similar
     }
 
     public var id: Comic.ID
@@ -16,12 +18,15 @@ public struct RelatedComic: Sendable, Hashable {
     public var date: ComicDate
     /// In the order of ``Reason``'s cases.
     public var reasons: [Reason]
+    /// The cosine similarity of the two comics' vectors, for a comic related by ``Reason/similar``.
+    public var similarity: Double?
 
-    public init(id: Comic.ID, title: String, date: ComicDate, reasons: [Reason]) {
+    public init(id: Comic.ID, title: String, date: ComicDate, reasons: [Reason], similarity: Double? = nil) {
         self.id = id
         self.title = title
         self.date = date
         self.reasons = reasons
+        self.similarity = similarity
     }
 }
 
@@ -34,7 +39,11 @@ public struct RelatedComics: Sendable, Hashable {
 }
 
 extension Library {
-    /// The comics `reference`'s explanation links to and those whose explanations link to it.
+    /// How many of the comics nearest in meaning ``related(_:)`` lists.
+    public static let similarComicCount = 5
+
+    /// The comics `reference`'s explanation links to, those whose explanations link to it, and
+    /// the ``similarComicCount`` nearest to it in meaning.
     ///
     /// ```swift
     /// let related = try library.related(.number(327)).related
@@ -44,16 +53,31 @@ extension Library {
     public func related(_ reference: ComicReference?) throws -> RelatedComics {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
-        let related = try database.linkedComics(of: id).map { linked in
+        var related = try database.linkedComics(of: id).map { linked in
             RelatedComic(
                 id: linked.id, title: linked.title, date: linked.date,
                 reasons: (linked.isOutgoing ? [.linksTo] : []) + (linked.isIncoming ? [.linkedFrom] : []))
         }
+        for near in try database.nearestComics(to: id, limit: Self.similarComicCount) {
+            if let index = related.firstIndex(where: { $0.id == near.id }) {
+                related[index].reasons.append(.similar)
+                related[index].similarity = Double(near.similarity)
+            } else {
+                related.append(
+                    RelatedComic(
+                        id: near.id, title: near.title, date: near.date, reasons: [.similar],
+                        similarity: Double(near.similarity)))
+            }
+        }
         return RelatedComics(comic: comic, related: Self.ordered(related))
     }
 
-    /// More reasons first, then a lower number: a total order, whatever reasons come to exist.
+    /// Linked both ways first, then one way, then similar in meaning alone; among equals the
+    /// more similar first, then a lower number: a total order.
     static func ordered(_ related: [RelatedComic]) -> [RelatedComic] {
-        related.sorted { ($1.reasons.count, $0.id) < ($0.reasons.count, $1.id) }
+        func links(_ comic: RelatedComic) -> Int { comic.reasons.filter { $0 != .similar }.count }
+        return related.sorted { a, b in
+            (links(b), b.similarity ?? 0, a.id) < (links(a), a.similarity ?? 0, b.id)
+        }
     }
 }

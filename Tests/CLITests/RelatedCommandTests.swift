@@ -6,34 +6,66 @@ import _XKCDTestSupport
 @Suite("related and sentences through the binary")
 struct RelatedCommandTests {
     struct Related: Decodable {
-        struct Entry: Decodable { var num: Int; var title: String; var date: String; var reasons: [String] }
+        struct Entry: Decodable {
+            var num: Int
+            var title: String
+            var date: String
+            var reasons: [String]
+            var similarity: Double?
+        }
         var num: Int
         var title: String
         var related: [Entry]
+
+        /// The comics related by links, leaving out those related by meaning alone.
+        var linked: [Entry] { related.filter { $0.reasons != ["similar"] } }
+    }
+
+    /// The lines of `related`'s text output that name links: the heading, and each comic linked
+    /// one way or both, without the similarity that the comic may also have.
+    static func linkLines(_ output: BinaryRunner.Output) -> [String] {
+        output.stdoutLines.filter { !$0.hasSuffix("]") || !$0.contains("  [similar ") }.map { line in
+            line.replacing(/, similar [0-9.]+\]$/, with: "]")
+        }
+    }
+
+    @Test func relatedListsTheFiveComicsNearestInMeaning() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("related", "2347", "--json")
+            #expect(output.status == 0, "\(output)")
+            let json = try JSONDecoder().decode(Related.self, from: Data(output.stdout.utf8))
+            let similar = json.related.filter { $0.reasons.contains("similar") }
+            #expect(similar.count == 5, "\(output)")
+            #expect(similar.allSatisfy { ($0.similarity ?? 0) > 0 && ($0.similarity ?? 0) <= 1 && $0.num != 2347 })
+            let alone = similar.filter { $0.reasons == ["similar"] }.compactMap(\.similarity)
+            #expect(alone == alone.sorted(by: >), "most similar first")
+            let text = try await sandbox.run("related", "2347")
+            #expect(text.stdoutLines.filter { $0.contains("similar 0.") }.count == 5, "\(text)")
+        }
     }
 
     @Test func relatedListsLinksBothWaysWithTheirReasons() async throws {
         try await withBrowseSandbox { sandbox in
             let text = try await sandbox.run("related", "327", environment: ["NO_COLOR": ""])
             #expect(text.status == 0, "\(text)")
-            #expect(text.stdoutLines == [
+            #expect(Self.linkLines(text) == [
                 "#327  Exploits of a Mom  (2007-10-10)", "  #10  Pi Equals  (2006-01-01)  [links to, linked from]",
             ])
             let output = try await sandbox.run("related", "#2841", "--json")
             #expect(output.status == 0, "\(output)")
             let json = try JSONDecoder().decode(Related.self, from: Data(output.stdout.utf8))
             #expect(json.num == 2841 && json.title == "Sign Combo")
-            #expect(json.related.map(\.num) == [1116])
-            #expect(json.related.first?.reasons == ["links to"])
-            #expect(json.related.first?.title == "Traffic Lights" && json.related.first?.date == "2012-10-03")
+            #expect(json.linked.map(\.num) == [1116])
+            #expect(json.linked.first?.reasons.first == "links to")
+            #expect(json.linked.first?.title == "Traffic Lights" && json.linked.first?.date == "2012-10-03")
             // Without a number: the comic shown last.
             _ = try await sandbox.run("show", "1116")
             let back = try await sandbox.run("related", "--json")
             let linked = try JSONDecoder().decode(Related.self, from: Data(back.stdout.utf8))
-            #expect(linked.num == 1116 && linked.related.map(\.num) == [2841])
-            #expect(linked.related.first?.reasons == ["linked from"])
+            #expect(linked.num == 1116 && linked.linked.map(\.num) == [2841])
+            #expect(linked.linked.first?.reasons.first == "linked from")
             let none = try await sandbox.run("related", "149")
-            #expect(none.stdoutLines == ["#149  Sandwich  (2006-08-28)", "  no related comics found"], "\(none)")
+            #expect(Self.linkLines(none) == ["#149  Sandwich  (2006-08-28)"], "\(none)")
         }
     }
 
@@ -48,12 +80,12 @@ struct RelatedCommandTests {
         try await withBrowseSandbox { sandbox in
             let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data("1608\nrelated\n".utf8))
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout.hasSuffix("""
-                #1608  Hoverboard  (2015-11-24)
-                  #1611  Baking Soda and Vinegar  (2015-12-02)  [links to, linked from]
-                  #1663  Garden  (2016-04-04)  [links to, linked from]
-
-                """), "\(result)")
+            let lines = Self.linkLines(result)
+            let heading = try #require(lines.lastIndex(of: "#1608  Hoverboard  (2015-11-24)"), "\(result)")
+            #expect(Array(lines[(heading + 1)...]) == [
+                "  #1611  Baking Soda and Vinegar  (2015-12-02)  [links to, linked from]",
+                "  #1663  Garden  (2016-04-04)  [links to, linked from]",
+            ], "\(result)")
         }
     }
 
@@ -76,7 +108,7 @@ struct RelatedCommandTests {
             #expect(index.status == 0, "\(index)")
             #expect(index.stderr.contains("parsing the 31 stored explanations again"), "\(index)")
             let after = try await sandbox.run("related", "327")
-            #expect(after.stdoutLines.last == "  #10  Pi Equals  (2006-01-01)  [links to, linked from]", "\(after)")
+            #expect(Self.linkLines(after).last == "  #10  Pi Equals  (2006-01-01)  [links to, linked from]", "\(after)")
             // Once: the next run has nothing to parse again.
             let again = try await sandbox.run("index", "--mirror", Fixtures.corpusURL.path)
             #expect(again.status == 0 && !again.stderr.contains("again"), "\(again)")
@@ -108,7 +140,7 @@ struct RelatedCommandTests {
 
             let related = try await cli.run(["related", "327", "--json", "--db", db])
             let json = try JSONDecoder().decode(Related.self, from: Data(related.stdout.utf8))
-            #expect(json.related.map(\.num) == [10], "\(related)")
+            #expect(json.linked.map(\.num) == [10], "\(related)")
         }
     }
 

@@ -207,3 +207,33 @@ struct VectorIndexerTests {
         #expect(throws: StoreError.self) { try ComicDatabase.vectors(inFile: file.path) }
     }
 }
+
+@Suite("Related comics by meaning")
+struct SimilarRelatedComicsTests {
+    @Test func theFiveNearestInMeaningFollowTheLinks() async throws {
+        let (database, _) = try await embeddedFixtureIndex.value
+        let related = try Library(database: database).related(.number(1608)).related
+        let similar = related.filter { $0.reasons.contains(.similar) }
+        #expect(similar.count == Library.similarComicCount)
+        #expect(similar.allSatisfy { $0.id != 1608 && ($0.similarity ?? 0) > 0 })
+        // The links keep their place: both ways first, then one way, then meaning alone.
+        let linkCounts = related.map { $0.reasons.filter { $0 != .similar }.count }
+        #expect(linkCounts == linkCounts.sorted(by: >), "\(related)")
+        #expect(related.prefix(2).map(\.id).sorted() == [1611, 1663])
+        let alone = related.filter { $0.reasons == [.similar] }.compactMap(\.similarity)
+        #expect(alone == alone.sorted(by: >))
+        // The same nearest comics as the engine finds for the comic's own vector.
+        let nearest = try database.nearestComics(to: 1608, limit: 5)
+        #expect(Set(nearest.map(\.id)) == Set(similar.map(\.id)))
+    }
+
+    @Test func aComicWithoutVectorsHasOnlyItsLinks() async throws {
+        let database = try ComicDatabase.inMemory()
+        _ = try await Indexer(
+            database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
+            logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        ).run()
+        let related = try Library(database: database).related(.number(1608)).related
+        #expect(related.allSatisfy { !$0.reasons.contains(.similar) } && related.count == 2)
+    }
+}
