@@ -185,6 +185,10 @@ public struct SearchEngine: Sendable {
         var partial: Set<Comic.ID> = []
         /// Comics that came in on the meaning of the query alone.
         var similar: Set<Comic.ID> = []
+        /// Comics whose title, title text or transcript hold at least ``SearchEngine/lineShare``
+        /// of the neighbouring pairs of the query's words side by side, in order: the query is
+        /// a line of theirs, maybe with a word misremembered.
+        var lines: Set<Comic.ID> = []
         /// The scores of the lexical and semantic rankings combined, when the query was fused.
         var fusedScores: [Comic.ID: Double]?
         var unseenWords: [String] = []
@@ -293,6 +297,7 @@ public struct SearchEngine: Sendable {
             let top = Array(ids.prefix(Self.proximityDepth))
             let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms, scores: terms)
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
+                if share >= Self.lineShare { ranking.lines.insert(id) }
                 boosted.scores[id] += weights.proximity * share
             }
             boostedCount = top.count
