@@ -28,8 +28,8 @@ extension SearchEngine {
     static let meaningCandidates = 30
     /// How many of the best lexical results are ranked again with their similarity.
     static let fusionDepth = 100
-    /// A lexical first result with this many times the second's score stays first: it matched
-    /// the query far better than anything else (an exact title, a remembered line).
+    /// A lexical first result with this many times the second's score matched the query far
+    /// better than anything else (an exact title): the meaning is not asked.
     static let decisiveRatio = 1.6
     /// A comic holding this share of the query's neighbouring word pairs side by side holds the
     /// query as a line of its own, maybe with a word left out or changed: its place is decided
@@ -37,6 +37,18 @@ extension SearchEngine {
     /// is 0.854 by words alone, 0.826 fused when only whole lines (1.0) kept their place, and
     /// 0.868 with 0.6; descriptions, dev.tsv and heldout.tsv score the same with either.
     static let lineShare = 0.6
+
+    /// Whether the words alone found what the query is after, so that the meaning is not asked:
+    /// the first result holds every word and is far ahead of the second (an exact title), or
+    /// holds the query as a line of its own. Its place would not change, and the model costs a
+    /// search process more than everything else it does.
+    func isSettledByWords(_ ranking: Ranking) -> Bool {
+        guard let first = ranking.ids.first, !ranking.partial.contains(first) else { return false }
+        if ranking.lines.contains(first) { return true }
+        guard ranking.ids.count > 1 else { return true }
+        let score = { (id: Comic.ID) in ranking.scores?.score(id) ?? 0 }
+        return score(first) >= Self.decisiveRatio * score(ranking.ids[1])
+    }
 
     /// The words the sentence model reads for `query`, or nil when the query is ranked by words
     /// alone: no model, a comic number, filters only, query-language structure, or a short query.
@@ -90,14 +102,8 @@ extension SearchEngine {
             fused[id] = (1 - Self.meaningWeight) * words + Self.meaningWeight * meaning
         }
         var order = candidates.sorted { a, b in fused[a]! > fused[b]! || (fused[a] == fused[b] && a < b) }
-        // What the words found for certain stays first, in the words' order: a first result far
-        // ahead of the second, and the comics that hold the query as a line of theirs.
-        var pinned = lexicalHead.filter { ranking.lines.contains($0) }
-        if let first = lexicalHead.first, !ranking.partial.contains(first), !pinned.contains(first),
-            lexicalHead.count == 1 || lexical(first) >= Self.decisiveRatio * lexical(lexicalHead[1])
-        {
-            pinned.insert(first, at: 0)
-        }
+        // Comics that hold the query as a line of theirs stay first, in the words' order.
+        let pinned = lexicalHead.filter { ranking.lines.contains($0) }
         order.removeAll { pinned.contains($0) }
         order.insert(contentsOf: pinned, at: 0)
         // A newcomer may be further down the lexical results (it holds some of the words): it

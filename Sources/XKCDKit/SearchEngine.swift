@@ -152,7 +152,7 @@ public struct SearchEngine: Sendable {
         }
 
         var semanticProblem: SemanticSearchError?
-        if let meaning {
+        if let meaning, !isSettledByWords(ranking) {
             do {
                 try fuseMeaning(of: meaning, into: &ranking, query: query, in: snapshot)
             } catch let problem as SemanticSearchError {

@@ -3,7 +3,7 @@ import GRDB
 import Logging
 import Testing
 import XKCDEmbed
-import XKCDIndexer
+@testable import XKCDIndexer
 @testable import XKCDKit
 @testable import XKCDStore
 import _XKCDTestSupport
@@ -235,5 +235,41 @@ struct SimilarRelatedComicsTests {
         ).run()
         let related = try Library(database: database).related(.number(1608)).related
         #expect(related.allSatisfy { !$0.reasons.contains(.similar) } && related.count == 2)
+    }
+}
+
+@Suite("The snapshot's vectors")
+struct ShippedVectorsTests {
+    /// `snapshot/vectors.sqlite.xz`, extracted by `make snapshot-dir` (which `make test` runs).
+    static let shippedFile = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".build/snapshot/vectors.sqlite")
+
+    /// The fixture comics are copies of the snapshot's: embedded again here, by the same model
+    /// from the same tokens, they must give the vectors the snapshot ships.
+    @Test func reEmbeddingASampleGivesTheShippedVectors() async throws {
+        let path = Self.shippedFile.path
+        try #require(FileManager.default.fileExists(atPath: path), "no \(path): run `make snapshot-dir`")
+        let shipped = Dictionary(
+            try ComicDatabase.vectors(inFile: path).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(shipped.count == 3281)
+
+        let (database, model) = try await embeddedFixtureIndex.value
+        let encoder = try model.encoder().get()
+        let indexer = VectorIndexer(database: database, encoder: encoder)
+        var compared = 0
+        for document in try database.documents() {
+            let passages = VectorIndexer.passages(of: document)
+            let stored = try #require(shipped[document.id], "#\(document.id) has no shipped vector")
+            #expect(stored.model == encoder.identity)
+            // A fixture page that differs from the snapshot's (a few are other revisions) has
+            // other tokens; the indexer would embed it rather than take the shipped vector.
+            guard stored.textDigest == indexer.digest(of: passages) else { continue }
+            let vector = encoder.embedding(for: passages[0])
+            let cosine = zip(vector, stored.vector).reduce(Float(0)) { $0 + $1.0 * $1.1 }
+            #expect(cosine >= 0.999, "#\(document.id): cosine \(cosine)")
+            compared += 1
+        }
+        #expect(compared >= 20, "only \(compared) fixture comics have the snapshot's text")
     }
 }
