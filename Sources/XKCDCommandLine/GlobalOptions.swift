@@ -3,6 +3,10 @@ import Foundation
 import Logging
 import XKCDKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
@@ -33,15 +37,25 @@ public struct GlobalOptions: ParsableArguments {
         try Self.openDatabase(at: db, creating: creating, connections: connections)
     }
 
+    /// The index for browsing and favourites, the comic shown last kept in the state directory.
+    ///
+    /// - Parameter writing: the command changes favourites: a writable connection (a read-only
+    ///   index is opened for reading, and the write is refused).
+    public func openLibrary(writing: Bool = false) throws -> Library {
+        let database = try openDatabase(connections: writing ? .single : .readOnly)
+        return Library(database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath))
+    }
+
     /// ``openDatabase(creating:connections:)`` for the `--db` given.
     public static func openDatabase(
         at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single
     ) throws -> ComicDatabase {
         let path = Paths(database: db).databasePath
-        guard creating || FileManager.default.fileExists(atPath: path) else {
+        // Not there at all: a directory that may not be read is reported by the open.
+        if !creating, access(path, F_OK) != 0, errno == ENOENT {
             throw MissingIndex(path: path)
         }
-        return try ComicDatabase.open(at: path, connections: connections) {
+        return try ComicDatabase.open(at: path, connections: connections, creating: creating) {
             Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)")
         }
     }

@@ -6,6 +6,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not an xkcd-search index (or is damaged).
     case notAnIndex(path: String)
+    /// The file has no bytes, or is an SQLite database without tables: only `index` builds in it.
+    case emptyFile(path: String)
+    /// Another program's SQLite database, left as it is.
+    case foreignDatabase(path: String)
+    /// A file that is not an SQLite database at all, left as it is.
+    case notADatabase(path: String)
+    /// An index cut short or reported corrupt by SQLite.
+    case damaged(path: String)
+    /// The file, its directory or its disk cannot be written.
+    case readOnly
     /// Another process holds the database for longer than the busy timeout.
     case busy
     /// The disk is full or read-only.
@@ -17,6 +27,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
         case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
+        case .emptyFile(let path):
+            "\(path) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(path)'"
+        case .foreignDatabase(let path):
+            "\(path) is another program's SQLite database, not an xkcd-search index; it was left as it is (choose another file with --db)"
+        case .notADatabase(let path):
+            "\(path) is not an xkcd-search index (not an SQLite database); it was left as it is"
+        case .damaged(let path):
+            "the index at \(path) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+        case .readOnly: "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"
@@ -30,7 +49,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
         case .SQLITE_FULL: return .cannotWrite(reason: "the disk is full")
-        case .SQLITE_READONLY: return .cannotWrite(reason: "the file is read-only")
+        case .SQLITE_READONLY: return .readOnly
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notAnIndex(path: "the database")
         default: return .failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         }

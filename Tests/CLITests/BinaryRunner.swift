@@ -115,16 +115,20 @@ struct BinaryRunner: Sendable {
     ///   - environment: variables added to (or replacing) the sandbox environment.
     ///   - stdin: bytes for standard input; standard input is empty when nil.
     ///   - timeout: the child is killed with SIGKILL after this long, and the output says `timedOut`.
+    ///   - wrapper: a command line that runs the executable, given as its last arguments with
+    ///     `arguments` after it (`setpriv …` to run it as another user).
     func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-        timeout: Duration = .seconds(60)
+        timeout: Duration = .seconds(60), wrapper: [String] = []
     ) async throws -> Output {
-        let child = try launch(arguments, environment: environment, stdin: stdin)
+        let child = try launch(arguments, environment: environment, stdin: stdin, wrapper: wrapper)
         return await child.wait(timeout: timeout)
     }
 
     /// Starts `xkcd-search arguments…` and returns at once.
-    func launch(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Child {
+    func launch(
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, wrapper: [String] = []
+    ) throws -> Child {
         let outputDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("xkcd-cli-output-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -136,8 +140,13 @@ struct BinaryRunner: Sendable {
         try (stdin ?? Data()).write(to: stdinURL)
 
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if wrapper.isEmpty {
+            process.executableURL = executable
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = wrapper + [executable.path] + arguments
+        }
         process.environment = self.environment.merging(environment) { _, new in new }
         process.standardInput = try FileHandle(forReadingFrom: stdinURL)
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)

@@ -25,7 +25,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
 
         func run() throws {
-            let added = try Library(database: try global.openDatabase())
+            let added = try global.openLibrary(writing: true)
                 .addFavourite(try ComicReference(parsing: comic), tags: tags)
             let name = "#\(added.comic.id) \(sanitized(added.comic.title))"
             let tagged = added.addedTags.isEmpty ? "" : " (tagged \(added.addedTags.joined(separator: ", ")))"
@@ -39,7 +39,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
         func run() throws {
-            let removed = try Library(database: try global.openDatabase()).removeFavourite(try ComicReference(parsing: comic))
+            let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
             print("removed #\(removed.favourite.id) \(sanitized(removed.comic?.title ?? "")) from the favourites")
         }
     }
@@ -52,7 +52,7 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
-            let added = try Library(database: try global.openDatabase()).tag(reference, with: tags)
+            let added = try global.openLibrary(writing: true).tag(reference, with: tags)
             print(added.isEmpty ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
         }
     }
@@ -65,7 +65,7 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
-            let removed = try Library(database: try global.openDatabase()).untag(reference, removing: tags)
+            let removed = try global.openLibrary(writing: true).untag(reference, removing: tags)
             print(removed.isEmpty ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
         }
     }
@@ -79,7 +79,7 @@ extension XKCDSearch.Fav {
         struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
 
         func run() throws {
-            let entries = try Library(database: try global.openDatabase()).favourites(taggedWith: tag)
+            let entries = try global.openLibrary().favourites(taggedWith: tag)
             if json {
                 return try printJSON(entries.map {
                     Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
@@ -101,7 +101,7 @@ extension XKCDSearch.Fav {
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
         func run() throws {
-            let counts = try Library(database: try global.openDatabase()).tagCounts()
+            let counts = try global.openLibrary().tagCounts()
             if json { return try printJSON(counts) }
             if counts.isEmpty { return print("no tags yet") }
             let width = counts.map(\.tag.count).max() ?? 0
@@ -121,7 +121,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file")) var file: String?
 
         func run() throws {
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary()
             let data = try library.exportFavourites()
             guard let file, file != "-" else { return FileHandle.standardOutput.write(data) }
             do {
@@ -142,7 +142,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file")) var file: String
 
         func run() throws {
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary(writing: true)
             let result = file == "-"
                 ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
                 : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))
