@@ -204,7 +204,7 @@ public struct SearchEngine: Sendable {
         ranking.prefixes = text.positivePrefixes
 
         var strict: [Comic.ID]
-        if text.isPlainWords {
+        if text.isPlainWords, try snapshot.rankingIndexIsCurrent() {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
             strict = try snapshot.comicIDs(matching: text)

@@ -43,10 +43,32 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             database: database, source: source, logger: logger,
             width: options.mirror == nil ? options.concurrency * 2 : 4)
         let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "indexing") : nil
-        let report = try await indexer.run(mode: mode) { progress in
-            bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+        let run = Task {
+            try await indexer.run(mode: mode) { progress in
+                bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+            }
+        }
+        // Ctrl-C stops the run, which stores what it has; a second one ends the process at once.
+        signal(SIGINT, SIG_IGN)
+        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupts.setEventHandler {
+            run.cancel()
+            interrupts.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        interrupts.resume()
+        let report: IndexReport?
+        do {
+            report = try await run.value
+        } catch where run.isCancelled {
+            report = nil  // before the first comic was asked for
         }
         bar?.finish()
+        guard let report, !report.isInterrupted else {
+            let kept = try database.statistics().comics
+            Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
+            throw ExitCode(130)
+        }
         print(options.json ? try IndexSummary(report, database: database).jsonString() : IndexSummary.text(report))
         if !report.failures.isEmpty { throw ExitCode(3) }
     }
