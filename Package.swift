@@ -29,6 +29,12 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libcurl itself, for the indexer's requests: a size limit that holds while gzip is
+        // inflated (FoundationNetworking's URLSession buffers whatever libcurl inflates).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // No pkg-config: its `-L/usr/lib/<arch>` would come first in the link's library path,
         // ahead of the static archives `make build` links the release from (see the Makefile).
         .systemLibrary(
@@ -38,7 +44,7 @@ let package = Package(
         .target(name: "XKCDModel"),
         .target(
             name: "XKCDFetch",
-            dependencies: ["XKCDModel", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["XKCDModel", "CZlib", "CCurl", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
         .target(

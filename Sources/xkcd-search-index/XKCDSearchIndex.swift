@@ -35,6 +35,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             configuration.explainBaseURL = URL(string: options.explainURL)!
             configuration.maxConcurrentRequestsPerHost = options.concurrency
             configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+            configuration.requestDeadline = .milliseconds(Int(options.timeout * 4000))
             source = CachingComicSource(
                 upstream: HTTPComicSource(configuration: configuration, logger: logger), cache: cache, logger: logger)
             _ = cache.removeLeftoverTemporaryFiles()
