@@ -23,7 +23,7 @@ public struct GlobalOptions: ParsableArguments {
     public var paths: Paths { Paths(database: db) }
 
     public func makeLogger() -> Logger {
-        var logger = Logger(label: "xkcd-search") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "xkcd-search") { SanitizingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = verbose ? .info : .error
         return logger
     }
@@ -66,5 +66,36 @@ public struct MissingIndex: Error, CustomStringConvertible {
     public var path: String
     public var description: String {
         "there is no index at \(path): build one with 'xkcd-search index' (or 'make demo' from the source tree)"
+    }
+}
+
+/// Passes every log event on with its message and metadata sanitized: servers' text is logged.
+struct SanitizingLogHandler: LogHandler {
+    var handler: StreamLogHandler
+
+    init(_ handler: StreamLogHandler) {
+        self.handler = handler
+    }
+
+    var logLevel: Logger.Level {
+        get { handler.logLevel }
+        set { handler.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { handler.metadata }
+        set { handler.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { handler[metadataKey: key] }
+        set { handler[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        event.message = "\(sanitized(event.message.description))"
+        event.metadata = event.metadata?.mapValues { .string(sanitized($0.description)) }
+        handler.log(event: event)
     }
 }

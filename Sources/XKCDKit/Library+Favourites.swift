@@ -74,6 +74,8 @@ extension Library {
     /// try Library.normalisedTag("foo bar")    // throws LibraryError.invalidTag
     /// ```
     public static func normalisedTag(_ raw: String) throws(LibraryError) -> String {
+        // Counted in bytes first, which costs nothing: a 50 MB value is refused at once.
+        guard raw.utf8.count <= 400 else { throw .invalidTag(raw, reason: "it is longer than 40 characters") }
         let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         guard !tag.isEmpty else { throw .invalidTag(raw, reason: "it is empty") }
         guard tag.count <= 40 else { throw .invalidTag(raw, reason: "it is longer than 40 characters") }
@@ -228,7 +230,7 @@ extension Library {
             throw ImportProblem(text: describe(error))
         }
         guard header.format == FavouritesDocument.formatName else {
-            throw ImportProblem(text: header.format.map { "its format is '\($0)', not '\(FavouritesDocument.formatName)'" }
+            throw ImportProblem(text: header.format.map { "its format is \(quoted($0)), not '\(FavouritesDocument.formatName)'" }
                 ?? "it has no \"format\": \"\(FavouritesDocument.formatName)\"")
         }
         guard let version = header.version else { throw ImportProblem(text: "it has no \"version\"") }

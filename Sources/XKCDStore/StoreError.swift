@@ -1,4 +1,5 @@
 import GRDB
+import XKCDModel
 
 /// A problem with the index database, worded for the person running the tool.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -24,7 +25,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case failed(reason: String)
 
     public var description: String {
-        switch self {
+        switch escapingPaths {
         case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
         case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
         case .emptyFile(let path):
@@ -39,6 +40,19 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"
+        }
+    }
+
+    /// The same error with its paths escaped for a message: a file name may hold any byte.
+    private var escapingPaths: StoreError {
+        switch self {
+        case .cannotOpen(let path, let reason): .cannotOpen(path: escaped(path), reason: reason)
+        case .notAnIndex(let path): .notAnIndex(path: escaped(path))
+        case .emptyFile(let path): .emptyFile(path: escaped(path))
+        case .foreignDatabase(let path): .foreignDatabase(path: escaped(path))
+        case .notADatabase(let path): .notADatabase(path: escaped(path))
+        case .damaged(let path): .damaged(path: escaped(path))
+        case .busy, .readOnly, .cannotWrite, .failed: self
         }
     }
 

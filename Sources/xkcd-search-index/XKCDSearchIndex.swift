@@ -18,6 +18,14 @@ struct XKCDSearchIndex: AsyncParsableCommand {
     @OptionGroup var options: IndexOptions
 
     func run() async throws {
+        do {
+            try await index()
+        } catch let error where !(error is ExitCode) {
+            Terminal.exit(Self.self, withError: error)
+        }
+    }
+
+    private func index() async throws {
         let logger = global.makeLogger()
         let database = try global.openDatabase(creating: true, connections: .pool)
         let cache = RawCache(directory: global.paths.cacheDirectory.appendingPathComponent("raw"))
@@ -100,7 +108,7 @@ struct IndexSummary: Encodable {
     func jsonString() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return String(decoding: Terminal.escapingControls(inJSON: try encoder.encode(self)), as: UTF8.self)
     }
 
     /// One line: what was fetched, the new comics, and every failure with its reason.

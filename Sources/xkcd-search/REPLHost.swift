@@ -63,11 +63,11 @@ struct REPLHost {
                     return .run { try await parsed.run() }
                 } catch {
                     if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
-                    throw REPLError.command(XKCDSearch.message(for: error))
+                    throw REPLError.command(sanitized(XKCDSearch.message(for: error), keepingNewlines: true))
                 }
             },
             describe: { error in
-                let message = XKCDSearch.message(for: error)
+                let message = sanitized(XKCDSearch.message(for: error), keepingNewlines: true)
                 return message.isEmpty ? nil : message
             },
             renderSearch: { results, hint in
