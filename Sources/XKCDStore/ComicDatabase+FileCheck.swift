@@ -114,6 +114,49 @@ extension ComicDatabase {
     }
 }
 
+/// Held while `xkcd-search index` runs on an index, released when it goes away: an advisory
+/// `flock` on the index file itself. SQLite's locks are `fcntl` locks, which `flock` does not
+/// touch, and no file is added beside the index.
+public final class IndexRunLock: Sendable {
+    private let descriptor: Int32
+
+    fileprivate init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+extension ComicDatabase {
+    /// Takes the index-run lock of the index at `path`, creating an empty file there if there
+    /// is none (which `index` may build in), so that a reader sees a run from its start.
+    ///
+    /// - Returns: nil when the file can be neither opened nor created; opening the index says why.
+    /// - Throws: ``StoreError/indexRunInProgress(path:)`` when another process holds it.
+    public static func lockForIndexing(at path: String) throws(StoreError) -> IndexRunLock? {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            throw .indexRunInProgress(path: path)
+        }
+        return IndexRunLock(descriptor: descriptor)
+    }
+
+    /// Whether another process holds the index-run lock of `path`.
+    static func isBeingIndexed(_ path: String) -> Bool {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 { return false }
+        return errno == EWOULDBLOCK
+    }
+}
+
 /// `errno` as a reason a user understands, naming the directory when it is the directory's fault.
 func systemReason(_ code: Int32, path: String) -> String {
     switch code {

@@ -130,6 +130,8 @@ public struct ComicDatabase: Sendable {
     @discardableResult
     static func checkIsIndex(at path: String, creating: Bool) throws(StoreError) -> FileKind {
         let kind = try kindOfFile(at: path)
+        // Not yet an index, but one is being built in it: say so, not that it is empty or damaged.
+        if kind != .index, !creating, isBeingIndexed(path) { throw .beingBuilt(path: path) }
         switch kind {
         case .index: break
         case .missing, .empty: if !creating { throw kind == .missing ? .cannotOpen(path: path, reason: "there is no file") : .emptyFile(path: path) }

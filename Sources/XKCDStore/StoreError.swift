@@ -17,6 +17,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case damaged(path: String)
     /// The file, its directory or its disk cannot be written.
     case readOnly
+    /// Another `xkcd-search index` holds the index-run lock.
+    case indexRunInProgress(path: String)
+    /// An index run is creating the index, which is not one yet.
+    case beingBuilt(path: String)
     /// Another process holds the database for longer than the busy timeout.
     case busy
     /// The disk is full or read-only.
@@ -36,6 +40,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(path) is not an xkcd-search index (not an SQLite database); it was left as it is"
         case .damaged(let path):
             "the index at \(path) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+        case .indexRunInProgress(let path):
+            "another 'xkcd-search index' is updating the index at \(path); this one stopped without changing anything"
+        case .beingBuilt(let path):
+            "the index at \(path) is being built by 'xkcd-search index'; try again when that has finished"
         case .readOnly: "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
@@ -52,6 +60,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .foreignDatabase(let path): .foreignDatabase(path: escaped(path))
         case .notADatabase(let path): .notADatabase(path: escaped(path))
         case .damaged(let path): .damaged(path: escaped(path))
+        case .indexRunInProgress(let path): .indexRunInProgress(path: escaped(path))
+        case .beingBuilt(let path): .beingBuilt(path: escaped(path))
         case .busy, .readOnly, .cannotWrite, .failed: self
         }
     }

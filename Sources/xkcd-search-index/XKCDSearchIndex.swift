@@ -27,6 +27,9 @@ struct XKCDSearchIndex: AsyncParsableCommand {
 
     private func index() async throws {
         let logger = global.makeLogger()
+        // Held until the run ends: a second run stops at once, a reader knows one is building.
+        let lock = try ComicDatabase.lockForIndexing(at: global.paths.databasePath)
+        defer { withExtendedLifetime(lock) {} }
         let database = try global.openDatabase(creating: true, connections: .pool)
         let cache = RawCache(directory: global.paths.cacheDirectory.appendingPathComponent("raw"))
         let source: any ComicSource

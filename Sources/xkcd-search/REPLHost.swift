@@ -49,7 +49,7 @@ struct REPLHost {
                     }
                     if let index = command as? XKCDSearch.Index {
                         let forwarded = index.indexerArguments(typed: XKCDSearch.Index.arguments(in: arguments))
-                        return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
+                        return .runUntilStopped { try await IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
                         let usesColor = Terminal.usesColor(search.colorChoice)

@@ -19,14 +19,8 @@ struct InterruptedIndexTests {
     @Test(arguments: 0..<points.count)
     func whatWasStoredIsSearchable(_ point: Int) async throws {
         let (signal, afterRequests) = Self.points[point]
-        try await withTemporaryDirectory { directory in
-            let server = FixtureServer(latest: 1190)
-            let base = try await server.start()
-            server.setDelayForAllRequests(seconds: 0.05)
-            let cli = try BinaryRunner(sandbox: directory)
-            let db = directory.appendingPathComponent("index.sqlite").path
-            let urls = ["--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString]
-
+        try await withServedIndex(delay: 0.05) { served in
+            let (server, cli, db, urls) = (served.server, served.cli, served.db, served.urls)
             let child = try cli.launch(["index", "--db", db, "--concurrency", "2"] + urls)
             let deadline = ContinuousClock.now + .seconds(40)
             while child.isRunning, ContinuousClock.now < deadline {
@@ -66,7 +60,6 @@ struct InterruptedIndexTests {
             #expect(storedComics(db).count == Fixtures.comicIDs.filter { $0 <= 1190 }.count)
             let search = try await cli.run(["search", "bobby", "tables", "--db", db])
             #expect(search.stdout.hasPrefix("#327 "), "\(search)")
-            await server.stop()
         }
     }
 
@@ -81,5 +74,37 @@ struct InterruptedIndexTests {
             guard parts.count == 2, let id = Int(parts[0]) else { return nil }
             return (id, String(parts[1]))
         }
+    }
+}
+
+/// What a test of `index` over the fixture server works with.
+struct ServedIndex {
+    let directory: URL
+    let server: FixtureServer
+    let cli: BinaryRunner
+    /// The index file, not created yet.
+    let db: String
+    /// `--xkcd-url` and `--explain-url`, both the server.
+    let urls: [String]
+}
+
+/// Runs `body` with a fixture server answering up to #`latest` after `delay` seconds, a runner
+/// and a path for the index, in a temporary directory; stops the server afterwards.
+func withServedIndex(latest: Int = 1190, delay: Double = 0, _ body: (ServedIndex) async throws -> Void) async throws {
+    try await withTemporaryDirectory { directory in
+        let server = FixtureServer(latest: latest)
+        let base = try await server.start()
+        server.setDelayForAllRequests(seconds: delay)
+        let served = ServedIndex(
+            directory: directory, server: server, cli: try BinaryRunner(sandbox: directory),
+            db: directory.appendingPathComponent("index.sqlite").path,
+            urls: ["--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString])
+        do {
+            try await body(served)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
     }
 }

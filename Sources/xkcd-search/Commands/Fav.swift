@@ -9,7 +9,8 @@ extension XKCDSearch {
             commandName: "fav",
             abstract: "Keep favourite comics, with tags; export and import them.",
             discussion: """
-                Tags are one word of letters, digits, '-' and '_', stored in lower case. \
+                Tags are one word of at most 40 letters (of any script, with their marks), digits, \
+                '-' and '_', stored lower-cased by Unicode's rules. \
                 Favourites are kept apart from the comics, so re-indexing never loses them. \
                 Search them with 'is:fav' and 'tag:NAME'.
                 """,
@@ -105,7 +106,8 @@ extension XKCDSearch.Fav {
             if json { return try printJSON(counts) }
             if counts.isEmpty { return print("no tags yet") }
             let width = counts.map(\.tag.count).max() ?? 0
-            for count in counts { print(count.tag.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(count.count)") }
+            // Padded by characters: padding(toLength:) counts UTF-16 units, and cut "i̇stanbul".
+            for count in counts { print(count.tag + String(repeating: " ", count: width - count.tag.count) + "  \(count.count)") }
         }
     }
 
