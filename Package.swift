@@ -30,6 +30,12 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // libcurl itself, for the indexer's requests: a size limit that holds while gzip is
+        // inflated (FoundationNetworking's URLSession buffers whatever libcurl inflates).
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // No pkg-config: its `-L/usr/lib/<arch>` would come first in the link's library path,
         // ahead of the static archives `make build` links the release from (see the Makefile).
         .systemLibrary(
@@ -49,7 +55,7 @@ let package = Package(
         .target(name: "XKCDEmbed", dependencies: ["COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(
             name: "XKCDFetch",
-            dependencies: ["XKCDModel", "CZlib", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["XKCDModel", "CZlib", "CCurl", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
         .target(

@@ -3,6 +3,10 @@ import Foundation
 import Logging
 import XKCDKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
@@ -19,7 +23,7 @@ public struct GlobalOptions: ParsableArguments {
     public var paths: Paths { Paths(database: db) }
 
     public func makeLogger() -> Logger {
-        var logger = Logger(label: "xkcd-search") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "xkcd-search") { SanitizingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = verbose ? .info : .error
         return logger
     }
@@ -33,15 +37,25 @@ public struct GlobalOptions: ParsableArguments {
         try Self.openDatabase(at: db, creating: creating, connections: connections)
     }
 
+    /// The index for browsing and favourites, the comic shown last kept in the state directory.
+    ///
+    /// - Parameter writing: the command changes favourites: a writable connection (a read-only
+    ///   index is opened for reading, and the write is refused).
+    public func openLibrary(writing: Bool = false) throws -> Library {
+        let database = try openDatabase(connections: writing ? .single : .readOnly)
+        return Library(database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath))
+    }
+
     /// ``openDatabase(creating:connections:)`` for the `--db` given.
     public static func openDatabase(
         at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single
     ) throws -> ComicDatabase {
         let path = Paths(database: db).databasePath
-        guard creating || FileManager.default.fileExists(atPath: path) else {
+        // Not there at all: a directory that may not be read is reported by the open.
+        if !creating, access(path, F_OK) != 0, errno == ENOENT {
             throw MissingIndex(path: path)
         }
-        return try ComicDatabase.open(at: path, connections: connections) {
+        return try ComicDatabase.open(at: path, connections: connections, creating: creating) {
             Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)")
         }
     }
@@ -52,5 +66,36 @@ public struct MissingIndex: Error, CustomStringConvertible {
     public var path: String
     public var description: String {
         "there is no index at \(path): build one with 'xkcd-search index' (or 'make demo' from the source tree)"
+    }
+}
+
+/// Passes every log event on with its message and metadata sanitized: servers' text is logged.
+struct SanitizingLogHandler: LogHandler {
+    var handler: StreamLogHandler
+
+    init(_ handler: StreamLogHandler) {
+        self.handler = handler
+    }
+
+    var logLevel: Logger.Level {
+        get { handler.logLevel }
+        set { handler.logLevel = newValue }
+    }
+
+    var metadata: Logger.Metadata {
+        get { handler.metadata }
+        set { handler.metadata = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { handler[metadataKey: key] }
+        set { handler[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var event = event
+        event.message = "\(sanitized(event.message.description))"
+        event.metadata = event.metadata?.mapValues { .string(sanitized($0.description)) }
+        handler.log(event: event)
     }
 }

@@ -33,6 +33,9 @@ public struct IndexOptions: ParsableArguments {
         valueName: "file"))
     public var vectors: String?
 
+    @Flag(help: "Do not embed comics for search by meaning (it then leaves out the comics not embedded yet).")
+    public var noEmbed = false
+
     @Option(help: "Requests in flight per site.")
     public var concurrency = 4
 

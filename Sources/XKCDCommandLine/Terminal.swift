@@ -44,8 +44,47 @@ public enum Terminal {
         return Int(size.ws_col)
     }
 
+    /// Writes `message` and a line feed to standard error, through ``sanitized(_:keepingNewlines:)``.
     public static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((sanitized(message, keepingNewlines: true) + "\n").utf8))
+    }
+
+    /// Reports `error` as ArgumentParser would (`Error: …`, usage for a bad argument) and exits
+    /// with its code, the message sanitized: what a file or a server said may be in it.
+    public static func exit<Command: ParsableCommand>(_ command: Command.Type, withError error: any Error) -> Never {
+        let code = command.exitCode(for: error)
+        guard code != .success else { command.exit(withError: error) }
+        printError(command.fullMessage(for: error))
+        command.exit(withError: ExitCode(code.rawValue))
+    }
+
+    /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls
+    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi overrides and isolates.
+    /// They can only be inside strings, where `\uXXXX` means the same character.
+    public static func escapingControls(inJSON data: Data) -> Data {
+        var out = Data()
+        out.reserveCapacity(data.count)
+        var index = data.startIndex
+        func escape(_ scalar: Int) { out.append(contentsOf: Array(String(format: "\\u%04x", scalar).utf8)) }
+        while index < data.endIndex {
+            let byte = data[index]
+            let next = index + 1 < data.endIndex ? data[index + 1] : 0
+            let third = index + 2 < data.endIndex ? data[index + 2] : 0
+            if byte == 0x7F {
+                escape(0x7F)
+                index += 1
+            } else if byte == 0xC2, (0x80..<0xA0).contains(next) {
+                escape(Int(next))
+                index += 2
+            } else if byte == 0xE2, (next == 0x80 && (0xAA...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)) {
+                escape(0x2000 + (Int(next) - 0x80) * 64 + Int(third) - 0x80)
+                index += 3
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
     }
 }
 

@@ -28,6 +28,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case unexpectedJSON(source: String, detail: String)
     /// The explain xkcd wiki answered with an error object other than `missingtitle`.
     case apiError(source: String, code: String, info: String)
+    /// The response was cut off: too large, too slow in all, or redirected elsewhere.
+    case refused(host: String, path: String, reason: String, attempts: Int)
     /// A mirror or cache file exists but cannot be read.
     case unreadableFile(path: String, reason: String)
     /// A raw response could not be written to the cache.
@@ -53,6 +55,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "unexpected JSON from \(source): \(detail)"
         case let .apiError(source, code, info):
             return "\(source) answered API error \(code): \(info)"
+        case let .refused(host, path, reason, attempts):
+            return "refused \(host)\(path): \(reason) \(Self.after(attempts))"
         case let .unreadableFile(path, reason):
             return "could not read \(path): \(reason)"
         case let .cacheWriteFailed(path, reason):

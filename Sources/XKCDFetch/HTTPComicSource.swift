@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import XKCDModel
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -31,6 +32,12 @@ public struct HTTPComicSource: ComicSource {
         public var maxConcurrentRequestsPerHost: Int
         /// How long one try may go without an answer.
         public var requestTimeout: Duration
+        /// How long one try may take in all, however steadily bytes arrive.
+        public var requestDeadline: Duration
+        /// The largest body accepted, counted after gzip is inflated (and announced by
+        /// `Content-Length`, which counts the bytes sent). The largest explain xkcd page is
+        /// about 400 KB, a comic's JSON a few KB.
+        public var maxResponseBytes: Int
         public var retryPolicy: RetryPolicy
         public var userAgent: String
 
@@ -39,6 +46,8 @@ public struct HTTPComicSource: ComicSource {
             explainBaseURL: URL = URL(string: "https://www.explainxkcd.com")!,
             maxConcurrentRequestsPerHost: Int = 4,
             requestTimeout: Duration = .seconds(30),
+            requestDeadline: Duration = .seconds(120),
+            maxResponseBytes: Int = 4 << 20,
             retryPolicy: RetryPolicy = RetryPolicy(),
             userAgent: String = Configuration.defaultUserAgent
         ) {
@@ -46,6 +55,8 @@ public struct HTTPComicSource: ComicSource {
             self.explainBaseURL = explainBaseURL
             self.maxConcurrentRequestsPerHost = maxConcurrentRequestsPerHost
             self.requestTimeout = requestTimeout
+            self.requestDeadline = requestDeadline
+            self.maxResponseBytes = maxResponseBytes
             self.retryPolicy = retryPolicy
             self.userAgent = userAgent
         }
@@ -120,7 +131,9 @@ public struct HTTPComicSource: ComicSource {
     public func comic(_ id: Int) async throws -> RawResponse? {
         let url = configuration.xkcdBaseURL.appendingPathComponent("\(id)/info.0.json")
         let fetched = try await fetch(url, label: "/\(id)/info.0.json", notFoundMeansAbsent: true) { data, source throws(FetchError) in
-            _ = try XKCDJSON.decodeComic(data, source: source)
+            // Another number would be stored in that comic's place, or as a comic that does not exist.
+            let number = try XKCDJSON.decodeComic(data, source: source).id
+            guard number == id else { throw .unexpectedJSON(source: source, detail: "it is comic #\(number), not #\(id)") }
         }
         return fetched?.response
     }
@@ -133,7 +146,12 @@ public struct HTTPComicSource: ComicSource {
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "|", with: "%7C")
         let url = components.url!
         let fetched = try await fetch(url, label: "/wiki/api.php?page=\(id)", notFoundMeansAbsent: false) { data, source throws(FetchError) in
-            try ExplainAPI.decode(data, source: source) != nil
+            guard let page = try ExplainAPI.decode(data, source: source) else { return false }
+            // The wiki names a comic's page "327: Exploits of a Mom".
+            guard page.title.hasPrefix("\(id):") else {
+                throw .unexpectedJSON(source: source, detail: "the page is '\(page.title.prefix(60))', not #\(id)'s")
+            }
+            return true
         }
         guard let (response, hasPage) = fetched, hasPage else { return .notWrittenYet }
         return .page(response)
@@ -173,6 +191,10 @@ public struct HTTPComicSource: ComicSource {
             try Task.checkCancellation()
 
             switch outcome {
+            case .failure(let refusal as Transfers.Refusal):
+                let refused = FetchError.refused(host: host, path: label, reason: refusal.reason, attempts: attempt)
+                guard refusal.isRetryable else { throw refused }
+                failure = refused
             case .failure(let error):
                 guard let urlError = error as? URLError else {
                     if error is CancellationError { throw error }
@@ -276,28 +298,19 @@ public struct HTTPComicSource: ComicSource {
 }
 
 extension HTTPComicSource {
-    /// Owns the URLSession (invalidated when the last copy of the source goes away) and the per-host limit.
+    /// Performs requests through libcurl (``Transfers``) and holds the per-host limit.
     private final class Client: Sendable {
-        private let session: URLSession
+        private let transfers: Transfers
         private let limiter: HostLimiter
         let timeoutInterval: TimeInterval
 
         init(configuration: Configuration) {
-            let sessionConfiguration = URLSessionConfiguration.ephemeral
-            sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maxConcurrentRequestsPerHost)
-            // swift-corelibs-foundation counts the timeout in whole seconds: 0.5 would become 0 and
-            // fail every request at once, so round up.
             self.timeoutInterval = max(1, configuration.requestTimeout.seconds.rounded(.up))
-            sessionConfiguration.timeoutIntervalForRequest = timeoutInterval
-            sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-            sessionConfiguration.urlCache = nil
-            sessionConfiguration.httpAdditionalHeaders = ["User-Agent": configuration.userAgent]
-            self.session = URLSession(configuration: sessionConfiguration)
+            transfers = Transfers(limits: Transfers.Limits(
+                maxBodyBytes: configuration.maxResponseBytes, deadline: configuration.requestDeadline,
+                idleTimeout: .seconds(timeoutInterval),
+                hosts: Set([configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap { $0.host?.lowercased() })))
             self.limiter = HostLimiter(limit: configuration.maxConcurrentRequestsPerHost)
-        }
-
-        deinit {
-            session.finishTasksAndInvalidate()
         }
 
         /// "xkcd.com", or "127.0.0.1:8080" when a port is given.
@@ -308,17 +321,7 @@ extension HTTPComicSource {
 
         func perform(_ request: URLRequest, host: String) async -> Result<(Data, HTTPURLResponse), any Error> {
             await limiter.acquire(host)
-            let result: Result<(Data, HTTPURLResponse), any Error>
-            do {
-                let (data, response) = try await session.data(for: request)
-                if let http = response as? HTTPURLResponse {
-                    result = .success((data, http))
-                } else {
-                    result = .failure(URLError(.badServerResponse))
-                }
-            } catch {
-                result = .failure(error)
-            }
+            let result = await transfers.run(request)
             await limiter.release(host)
             return result
         }

@@ -22,6 +22,9 @@ public struct IndexReport: Sendable {
     /// Comics that failed this run; the next run asks for them again.
     public var failures: [IndexFailure]
     public var elapsed: Duration
+    /// The run was cancelled (Ctrl-C): what had been fetched is stored and searchable, the rest
+    /// is left for the next run.
+    public var isInterrupted = false
 }
 
 /// Fetches, parses and stores comics: the only place that knows the order of the stages.
@@ -102,6 +105,8 @@ public struct Indexer: Sendable {
             }
             for _ in 0..<width { enqueue() }
             while let update = try await group.next() {
+                // Cancelled: what is pending is kept, what is in flight is left for the next run.
+                if Task.isCancelled { return group.cancelAll() }
                 enqueue()
                 pending.append(update)
                 tally(update, known: known, into: &report)
@@ -120,6 +125,13 @@ public struct Indexer: Sendable {
         }
         try await writing?.value
         try database.apply(pending)
+        if Task.isCancelled {
+            // Every kind of query finds what was stored: plain words are ranked from this index.
+            try database.rebuildRankingIndex()
+            report.isInterrupted = true
+            report.elapsed = clock.now - start
+            return report
+        }
         if case .rebuild = mode {
             try database.rebuildFullTextIndex()
         }

@@ -12,6 +12,8 @@ public struct VectorReport: Sendable, Equatable {
     public var imported: Int
     /// Comics whose vectors were already current.
     public var current: Int
+    /// True when the run was cancelled before embedding every comic; what it embedded is kept.
+    public var isInterrupted = false
 }
 
 /// Keeps each comic's sentence vector in step with its text and with the model, so that search
@@ -54,7 +56,7 @@ public struct VectorIndexer: Sendable {
         ["\(document.title). \(document.alt)\n\(document.transcript)\n\(document.explanation)"]
     }
 
-    /// Embeds every comic whose vectors are missing or stale.
+    /// Embeds every comic whose vectors are missing or stale, until done or cancelled.
     ///
     /// - Parameters:
     ///   - shipped: a file of precomputed vectors (``ComicDatabase/vectors(inFile:)``); a vector
@@ -90,17 +92,24 @@ public struct VectorIndexer: Sendable {
 
         var state = IndexProgress(completed: 0, total: pending.count, failed: 0)
         progress(state)
+        var embedded = 0
         for batch in stride(from: 0, to: pending.count, by: batchSize).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
+            // Between batches: each one stored is kept, and the next run goes on from there.
+            guard !Task.isCancelled else {
+                return VectorReport(embedded: embedded, imported: imported, current: current, isInterrupted: true)
+            }
             let vectors = await withTaskGroup(of: [ComicVector].self) { group in
                 var made: [ComicVector] = []
                 var next = batch.makeIterator()
                 func enqueue() {
                     guard let item = next.next() else { return }
                     group.addTask { [encoder] in
-                        item.passages.enumerated().map { index, passage in
-                            ComicVector(
-                                id: item.id, passage: index, model: encoder.identity, textDigest: item.digest,
-                                vector: encoder.embedding(for: passage))
+                        await Self.offTheTaskPool {
+                            item.passages.enumerated().map { index, passage in
+                                ComicVector(
+                                    id: item.id, passage: index, model: encoder.identity, textDigest: item.digest,
+                                    vector: encoder.embedding(for: passage))
+                            }
                         }
                     }
                 }
@@ -114,8 +123,18 @@ public struct VectorIndexer: Sendable {
                 return made
             }
             try database.replaceVectors(vectors)
+            embedded += batch.count
         }
-        return VectorReport(embedded: pending.count, imported: imported, current: current)
+        return VectorReport(embedded: embedded, imported: imported, current: current)
+    }
+
+    /// Runs `work` on a Dispatch thread and waits for it without holding one of Swift's task
+    /// threads: a passage takes a tenth of a second of CPU, and the few task threads (one per
+    /// core) would otherwise be held from every other task of the process meanwhile.
+    private static func offTheTaskPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
+        }
     }
 
     /// A digest of the tokens the model reads of `passages` (FNV-1a, 64 bits, as hex): what

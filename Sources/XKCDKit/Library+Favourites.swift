@@ -56,6 +56,27 @@ public struct FavouritesDocument: Codable, Sendable, Equatable {
         public var title: String?
         public var added: Date?
         public var tags: [String]?
+
+        public init(num: Int, title: String? = nil, added: Date? = nil, tags: [String]? = nil) {
+            self.num = num
+            self.title = title
+            self.added = added
+            self.tags = tags
+        }
+
+        /// As synthesized, but a number with a fraction is named as such (JSONDecoder says the
+        /// whole file is not valid JSON).
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            if let number = try? container.decode(Double.self, forKey: .num), number.rounded(.towardZero) != number {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .num, in: container, debugDescription: "should be a whole number, not \(number)")
+            }
+            num = try container.decode(Int.self, forKey: .num)
+            title = try container.decodeIfPresent(String.self, forKey: .title)
+            added = try container.decodeIfPresent(Date.self, forKey: .added)
+            tags = try container.decodeIfPresent([String].self, forKey: .tags)
+        }
     }
 
     public var format: String
@@ -67,18 +88,24 @@ public struct FavouritesDocument: Codable, Sendable, Equatable {
 extension Library {
     // MARK: Tags
 
-    /// A tag as stored: trimmed, lower case, one word of letters, digits, `-` and `_`.
+    /// A tag as stored: trimmed, lower-cased by Unicode's rules (not a locale's) and in NFC;
+    /// one word of at most 40 characters made of letters of any script (with their combining
+    /// marks), decimal digits, `-` and `_`.
     ///
     /// ```swift
     /// try Library.normalisedTag("  SQL ")     // "sql"
+    /// try Library.normalisedTag("İstanbul")   // "i̇stanbul" (i and a combining dot above, as Unicode lower-cases İ)
     /// try Library.normalisedTag("foo bar")    // throws LibraryError.invalidTag
     /// ```
     public static func normalisedTag(_ raw: String) throws(LibraryError) -> String {
-        let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // Counted in bytes first, which costs nothing: a 50 MB value is refused at once.
+        guard raw.utf8.count <= 400 else { throw .invalidTag(raw, reason: "it is longer than 40 characters") }
+        let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().precomposedStringWithCanonicalMapping
         guard !tag.isEmpty else { throw .invalidTag(raw, reason: "it is empty") }
         guard tag.count <= 40 else { throw .invalidTag(raw, reason: "it is longer than 40 characters") }
         let allowed = tag.unicodeScalars.allSatisfy { scalar in
             scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
         }
         guard allowed else {
             throw .invalidTag(raw, reason: "use one word of letters, digits, '-' and '_'")
@@ -228,7 +255,7 @@ extension Library {
             throw ImportProblem(text: describe(error))
         }
         guard header.format == FavouritesDocument.formatName else {
-            throw ImportProblem(text: header.format.map { "its format is '\($0)', not '\(FavouritesDocument.formatName)'" }
+            throw ImportProblem(text: header.format.map { "its format is \(quoted($0)), not '\(FavouritesDocument.formatName)'" }
                 ?? "it has no \"format\": \"\(FavouritesDocument.formatName)\"")
         }
         guard let version = header.version else { throw ImportProblem(text: "it has no \"version\"") }
@@ -245,6 +272,9 @@ extension Library {
         for (index, entry) in document.favourites.enumerated() {
             guard entry.num >= 1 else {
                 throw ImportProblem(text: "favourites[\(index)].num is \(entry.num); comic numbers start at 1")
+            }
+            guard entry.num != 404 else {
+                throw ImportProblem(text: "favourites[\(index)].num is 404, which xkcd skipped on purpose")
             }
             let tags: [String]
             do {
@@ -294,6 +324,9 @@ extension Library {
         case is String.Type, is Date.Type: "a string"
         case is [String].Type: "a list of strings"
         case is [FavouritesDocument.Entry].Type: "a list of favourites"
+        // What JSONDecoder names when a list is not one.
+        case _ where String(describing: type).hasPrefix("Array"): "a list"
+        case _ where String(describing: type).hasPrefix("Dictionary"): "an object"
         default: "an object"
         }
     }

@@ -53,8 +53,8 @@ public struct ComicPage: Sendable, Hashable {
 
 /// The browsing, explanation and favourites facade that the command line and the REPL share.
 ///
-/// It resolves what the user typed to an indexed comic, remembers the comic shown last (in the
-/// database, so `next` works across runs) and keeps favourites. Every failure is a
+/// It resolves what the user typed to an indexed comic, remembers the comic shown last (in a
+/// ``ShownComic``, so `next` works across runs without writing to the index) and keeps favourites. Every failure is a
 /// ``LibraryError`` (or a `StoreError` from the database):
 ///
 /// ```swift
@@ -74,9 +74,13 @@ public struct Library: Sendable {
     }
 
     public let database: ComicDatabase
+    /// Where the comic shown last is kept.
+    public let shown: ShownComic
 
-    public init(database: ComicDatabase) {
+    /// - Parameter shown: the comic shown last; in this process's memory when nil.
+    public init(database: ComicDatabase, shown: ShownComic? = nil) {
         self.database = database
+        self.shown = shown ?? .inMemory
     }
 
     // MARK: Resolving
@@ -90,7 +94,7 @@ public struct Library: Sendable {
         guard let latest = try database.latestComicID() else { throw LibraryError.emptyIndex }
         switch reference {
         case nil:
-            guard let current = try database.currentComicID() else { throw LibraryError.noCurrentComic }
+            guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
             return current
         case .latest: return latest
         case .random:
@@ -105,9 +109,10 @@ public struct Library: Sendable {
         }
     }
 
-    /// The comic number shown last, or nil.
+    /// The comic number shown last, or nil. An index written before the number moved out of it
+    /// may still hold one.
     public func currentComicID() throws -> Comic.ID? {
-        try database.currentComicID()
+        try shown.current ?? database.currentComicID()
     }
 
     // MARK: Browsing
@@ -117,7 +122,7 @@ public struct Library: Sendable {
     /// - Parameter reference: nil shows the comic shown last again.
     public func show(_ reference: ComicReference?) throws -> ComicPage {
         let page = try page(resolve(reference))
-        try database.setCurrentComicID(page.comic.id)
+        shown.remember(page.comic.id)
         return page
     }
 
@@ -127,7 +132,7 @@ public struct Library: Sendable {
     ///   at the first, ``LibraryError/noCurrentComic`` before any comic was shown.
     public func step(_ direction: Direction) throws -> ComicPage {
         guard try database.latestComicID() != nil else { throw LibraryError.emptyIndex }
-        guard let current = try database.currentComicID() else { throw LibraryError.noCurrentComic }
+        guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
         switch direction {
         case .next:
             guard let id = try database.comicID(after: current) else { throw LibraryError.nothingAfter(current) }
@@ -165,7 +170,7 @@ public struct Library: Sendable {
         guard let text = page.explanation?.page.explanation, !text.isEmpty else {
             throw LibraryError.noExplanation(id)
         }
-        try database.setCurrentComicID(id)
+        shown.remember(id)
         return page
     }
 

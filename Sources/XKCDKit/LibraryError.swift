@@ -34,7 +34,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notANumber(let text): "'\(text)' is not a comic number (try 327, #327, latest or random)"
+        case .notANumber(let text): "\(quoted(text)) is not a comic number (try 327, #327, latest or random)"
         case .belowFirst(let n): "#\(n) does not exist: comics start at #1"
         case .notYetPublished(let n, let latest): "#\(n) does not exist yet: the latest is #\(latest)"
         case .skipped404: "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)"
@@ -49,12 +49,12 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
                 : "#\(n) is the first comic in the index: there is nothing before it"
         case .notAFavourite(let n): "#\(n) is not a favourite (add it with 'fav add \(n)')"
         case .noFavourites: "there are no favourites yet (add one with 'fav add N')"
-        case .noFavouritesTagged(let tag): "no favourite is tagged '\(tag)'"
-        case .invalidTag(let tag, let reason): "'\(tag)' is not a valid tag: \(reason)"
+        case .noFavouritesTagged(let tag): "no favourite is tagged \(quoted(tag))"
+        case .invalidTag(let tag, let reason): "\(quoted(tag)) is not a valid tag: \(reason)"
         case .malformedExport(let source, let reason):
-            "\(source) is not a favourites export, so nothing was imported: \(reason)"
-        case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
-        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+            "\(escaped(source)) is not a favourites export, so nothing was imported: \(reason)"
+        case .cannotRead(let path, let reason): "cannot read \(escaped(path)): \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(escaped(path)): \(reason)"
         }
     }
 }

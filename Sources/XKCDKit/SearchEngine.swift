@@ -35,7 +35,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .queryTooLong(let length, let limit):
-            "the query is too long (\(length) characters; the limit is \(limit) bytes)"
+            "the query is too long (\(length) bytes; the limit is \(limit) bytes)"
         }
     }
 }
@@ -104,7 +104,7 @@ public struct SearchEngine: Sendable {
     /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
     public func search(_ text: String, limit: Int = 10, page: Int = 1) throws -> SearchResults {
         guard text.utf8.count <= Self.maximumQueryLength else {
-            throw SearchError.queryTooLong(length: text.count, limit: Self.maximumQueryLength)
+            throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
         let query = try parser.parse(text)
         let limit = max(1, limit)
@@ -249,7 +249,7 @@ public struct SearchEngine: Sendable {
         ranking.prefixes = text.positivePrefixes
 
         var strict: [Comic.ID]
-        if text.isPlainWords {
+        if text.isPlainWords, try snapshot.rankingIndexIsCurrent() {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
             strict = try snapshot.comicIDs(matching: text)

@@ -46,6 +46,9 @@ public enum REPLCommand: Sendable {
     case search(SearchRequest)
     /// Any other command; it prints as it does on the command line.
     case run(@Sendable () async throws -> Void)
+    /// A command that stops by itself when cancelled (the indexer, a child process): after
+    /// Ctrl-C the prompt comes back once it has, so nothing it prints lands after the prompt.
+    case runUntilStopped(@Sendable () async throws -> Void)
     /// Text to print as it is, such as a help page.
     case output(String)
 }

@@ -128,6 +128,8 @@ public struct Session {
             return .done
         case .run(let body):
             return try await interruptibly(body) == nil ? .interrupted : .done
+        case .runUntilStopped(let body):
+            return try await interruptibly(body, waitingAfterInterrupt: true) == nil ? .interrupted : .done
         }
     }
 
@@ -145,7 +147,7 @@ public struct Session {
         case "fav":
             guard let sub = rest.first?.lowercased() else { return ["fav", "add", try currentComic()] }
             if ["add", "tag", "untag", "remove", "rm"].contains(sub) {
-                return try onCurrentComic(["fav", sub], Array(rest.dropFirst()))
+                return try onCurrentComic(["fav", sub], Array(rest.dropFirst()), numberLike: true)
             }
             return words
         default:
@@ -155,8 +157,15 @@ public struct Session {
 
     /// `command` followed by the comic in `arguments`, or by the current comic when the first
     /// argument is not a comic.
-    private func onCurrentComic(_ command: [String], _ arguments: [String]) throws -> [String] {
+    ///
+    /// - Parameter numberLike: a first argument that starts with a digit or `#` is the comic,
+    ///   as on the command line, so that `fav add 3z7` and `fav add 0` are errors there too, not
+    ///   tags on the current comic.
+    private func onCurrentComic(_ command: [String], _ arguments: [String], numberLike: Bool = false) throws -> [String] {
         if let first = arguments.first, (try? ComicReference(parsing: first)) != nil { return command + arguments }
+        if numberLike, let first = arguments.first?.first, first.isASCII && first.isNumber || first == "#" {
+            return command + arguments
+        }
         return command + [try currentComic()] + arguments
     }
 
@@ -196,7 +205,10 @@ public struct Session {
     ///
     /// - Returns: the result, or nil after Ctrl-C: the task is cancelled and its result, when
     ///   it comes, is dropped (a search in SQLite cannot stop halfway, so it finishes unseen).
-    private func interruptibly<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T? {
+    /// - Parameter waitingAfterInterrupt: after Ctrl-C, wait for the cancelled task to end.
+    private func interruptibly<T: Sendable>(
+        _ work: @escaping @Sendable () async throws -> T, waitingAfterInterrupt: Bool = false
+    ) async throws -> T? {
         let finished = Finished()
         let task = Task.detached {
             defer { finished.flag.store(true, ordering: .releasing) }
@@ -205,6 +217,7 @@ public struct Session {
         while !finished.flag.load(ordering: .acquiring) {
             if interrupts.takeInterrupt() {
                 task.cancel()
+                if waitingAfterInterrupt { _ = try? await task.value }
                 return nil
             }
             try? await Task.sleep(for: .milliseconds(5))

@@ -58,9 +58,15 @@ public struct ComicDatabase: Sendable {
 
     /// Opens (or creates) the index file, in WAL mode.
     ///
+    /// A file that is not an index is never written: another program's database, one that is
+    /// not SQLite and a damaged index are refused, and so are a missing or empty file unless
+    /// `creating`. A file this process cannot write is opened read-only.
+    ///
+    /// - Parameter creating: build a new index in a missing or empty file (`index` alone).
     /// - Parameter upgrading: see ``init(_:upgrading:)``.
     public static func open(
-        at path: String, connections: Connections = .pool, upgrading: (@Sendable () -> Void)? = nil
+        at path: String, connections: Connections = .pool, creating: Bool = true,
+        upgrading: (@Sendable () -> Void)? = nil
     ) throws(StoreError) -> ComicDatabase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -76,14 +82,13 @@ public struct ComicDatabase: Sendable {
             // Nothing is written, and GRDB would otherwise run `PRAGMA foreign_keys = ON`
             // through its `execute(sql:)` (see above).
             configuration.foreignKeysEnabled = false
-            let queue = try connecting(to: path) { try DatabaseQueue(path: path, configuration: configuration) }
-            let isCurrent = try connecting(to: path) { try queue.readTransaction(Schema.isCurrent) }
-            if isCurrent { return ComicDatabase(current: queue) }
+            let queue = try? readOnlyQueue(at: path, configuration: configuration)
+            if let queue, (try? queue.readTransaction(Schema.isCurrent)) == true { return ComicDatabase(current: queue) }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
             // reader must not write an index's tables into it.
-            // Only this program's migrations count: GRDB's table may hold another program's.
-            let isIndex = try connecting(to: path) { try queue.read { try !Schema.migrator.appliedMigrations($0).isEmpty } }
-            guard isIndex else { throw .notAnIndex(path: path) }
+            try checkIsIndex(at: path, creating: false)
+            if queue == nil { _ = try connecting(to: path) { try readOnlyQueue(at: path, configuration: configuration) } }
+            guard isWritable(path) else { throw .readOnly }
             // An older index is brought up to date once, through a writable connection, whose
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next
@@ -97,6 +102,12 @@ public struct ComicDatabase: Sendable {
                 try db.checkpoint(.truncate)
             }
             return upgraded
+        }
+        switch try checkIsIndex(at: path, creating: creating) {
+        case .index where !isWritable(path):
+            if creating { throw .readOnly }
+            return try open(at: path, connections: .readOnly, upgrading: upgrading)
+        default: break
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -113,6 +124,22 @@ public struct ComicDatabase: Sendable {
         } catch .notAnIndex {
             throw .notAnIndex(path: path)
         }
+    }
+
+    /// Refuses a file that is not an index, and a missing or empty one unless `creating`.
+    @discardableResult
+    static func checkIsIndex(at path: String, creating: Bool) throws(StoreError) -> FileKind {
+        let kind = try kindOfFile(at: path)
+        // Not yet an index, but one is being built in it: say so, not that it is empty or damaged.
+        if kind != .index, !creating, isBeingIndexed(path) { throw .beingBuilt(path: path) }
+        switch kind {
+        case .index: break
+        case .missing, .empty: if !creating { throw kind == .missing ? .cannotOpen(path: path, reason: "there is no file") : .emptyFile(path: path) }
+        case .foreignDatabase: throw .foreignDatabase(path: path)
+        case .notADatabase: throw .notADatabase(path: path)
+        case .damaged: throw .damaged(path: path)
+        }
+        return kind
     }
 
     /// Runs `body`, which opens or first reads the file at `path`, reporting a file that is not
@@ -135,7 +162,7 @@ public struct ComicDatabase: Sendable {
     /// The path of the database file, or nil in memory.
     public var path: String? {
         let path = writer.path
-        return path.isEmpty || path == ":memory:" ? nil : path
+        return path.isEmpty || path == ":memory:" ? nil : Self.path(fromURI: path)
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {

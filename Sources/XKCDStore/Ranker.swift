@@ -274,6 +274,12 @@ extension ComicDatabase {
 }
 
 extension ComicDatabase.Snapshot {
+    /// False when documents changed after the ranking index was last built (an indexer run was
+    /// interrupted or killed): its postings lack those comics, so what matches is asked of FTS5.
+    public func rankingIndexIsCurrent() throws(StoreError) -> Bool {
+        try wrapped { try rankingCache.documentLengths(db).isCurrent }
+    }
+
     /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
     ///
     /// Reads one postings blob per distinct stem, and one per word whose exact form differs

@@ -25,6 +25,13 @@ enum Schema {
         }
     }
 
+    /// Whether xkcd-search wrote this database: its first migration is recorded. GRDB's table
+    /// alone says nothing, another program using GRDB has one too.
+    static func isIndex(_ db: Database) throws -> Bool {
+        guard try db.tableExists("grdb_migrations") else { return false }
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'v1')") ?? false
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

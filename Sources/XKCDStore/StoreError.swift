@@ -1,4 +1,5 @@
 import GRDB
+import XKCDModel
 
 /// A problem with the index database, worded for the person running the tool.
 public enum StoreError: Error, Equatable, CustomStringConvertible {
@@ -8,6 +9,20 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notAnIndex(path: String)
     /// The file given as precomputed vectors has no table of them.
     case notAVectorFile(path: String)
+    /// The file has no bytes, or is an SQLite database without tables: only `index` builds in it.
+    case emptyFile(path: String)
+    /// Another program's SQLite database, left as it is.
+    case foreignDatabase(path: String)
+    /// A file that is not an SQLite database at all, left as it is.
+    case notADatabase(path: String)
+    /// An index cut short or reported corrupt by SQLite.
+    case damaged(path: String)
+    /// The file, its directory or its disk cannot be written.
+    case readOnly
+    /// Another `xkcd-search index` holds the index-run lock.
+    case indexRunInProgress(path: String)
+    /// An index run is creating the index, which is not one yet.
+    case beingBuilt(path: String)
     /// Another process holds the database for longer than the busy timeout.
     case busy
     /// The disk is full or read-only.
@@ -16,13 +31,42 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case failed(reason: String)
 
     public var description: String {
-        switch self {
+        switch escapingPaths {
         case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
         case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
         case .notAVectorFile(let path): "\(path) is not a file of comic vectors (scripts/export-vectors.sh writes one)"
+        case .emptyFile(let path):
+            "\(path) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(path)'"
+        case .foreignDatabase(let path):
+            "\(path) is another program's SQLite database, not an xkcd-search index; it was left as it is (choose another file with --db)"
+        case .notADatabase(let path):
+            "\(path) is not an xkcd-search index (not an SQLite database); it was left as it is"
+        case .damaged(let path):
+            "the index at \(path) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+        case .indexRunInProgress(let path):
+            "another 'xkcd-search index' is updating the index at \(path); this one stopped without changing anything"
+        case .beingBuilt(let path):
+            "the index at \(path) is being built by 'xkcd-search index'; try again when that has finished"
+        case .readOnly: "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"
+        }
+    }
+
+    /// The same error with its paths escaped for a message: a file name may hold any byte.
+    private var escapingPaths: StoreError {
+        switch self {
+        case .cannotOpen(let path, let reason): .cannotOpen(path: escaped(path), reason: reason)
+        case .notAnIndex(let path): .notAnIndex(path: escaped(path))
+        case .notAVectorFile(let path): .notAVectorFile(path: escaped(path))
+        case .emptyFile(let path): .emptyFile(path: escaped(path))
+        case .foreignDatabase(let path): .foreignDatabase(path: escaped(path))
+        case .notADatabase(let path): .notADatabase(path: escaped(path))
+        case .damaged(let path): .damaged(path: escaped(path))
+        case .indexRunInProgress(let path): .indexRunInProgress(path: escaped(path))
+        case .beingBuilt(let path): .beingBuilt(path: escaped(path))
+        case .busy, .readOnly, .cannotWrite, .failed: self
         }
     }
 
@@ -33,7 +77,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
         case .SQLITE_FULL: return .cannotWrite(reason: "the disk is full")
-        case .SQLITE_READONLY: return .cannotWrite(reason: "the file is read-only")
+        case .SQLITE_READONLY: return .readOnly
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notAnIndex(path: "the database")
         default: return .failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         }

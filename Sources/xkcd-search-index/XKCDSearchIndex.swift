@@ -19,7 +19,18 @@ struct XKCDSearchIndex: AsyncParsableCommand {
     @OptionGroup var options: IndexOptions
 
     func run() async throws {
+        do {
+            try await index()
+        } catch let error where !(error is ExitCode) {
+            Terminal.exit(Self.self, withError: error)
+        }
+    }
+
+    private func index() async throws {
         let logger = global.makeLogger()
+        // Held until the run ends: a second run stops at once, a reader knows one is building.
+        let lock = try ComicDatabase.lockForIndexing(at: global.paths.databasePath)
+        defer { withExtendedLifetime(lock) {} }
         let database = try global.openDatabase(creating: true, connections: .pool)
         let cache = RawCache(directory: global.paths.cacheDirectory.appendingPathComponent("raw"))
         let source: any ComicSource
@@ -36,6 +47,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             configuration.explainBaseURL = URL(string: options.explainURL)!
             configuration.maxConcurrentRequestsPerHost = options.concurrency
             configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+            configuration.requestDeadline = .milliseconds(Int(options.timeout * 4000))
             source = CachingComicSource(
                 upstream: HTTPComicSource(configuration: configuration, logger: logger), cache: cache, logger: logger)
             _ = cache.removeLeftoverTemporaryFiles()
@@ -51,19 +63,47 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             database: database, source: source, logger: logger,
             width: options.mirror == nil ? options.concurrency * 2 : 4)
         let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "indexing") : nil
-        let report = try await indexer.run(mode: mode) { progress in
-            bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+        // Fetching, then embedding: Ctrl-C stops whichever is running, and both keep what they stored.
+        let (vectorsFile, drawsBars, embeds) = (options.vectors, bar != nil, !options.noEmbed)
+        let run = Task { () async throws -> (IndexReport, VectorReport?) in
+            let report = try await indexer.run(mode: mode) { progress in
+                bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+            }
+            bar?.finish()
+            if case .rebuild = mode, !report.isInterrupted { try database.markExplanationsParsed() }
+            guard embeds, !report.isInterrupted, !Task.isCancelled else { return (report, nil) }
+            return (report, try await Self.embed(database, importingFrom: vectorsFile, drawingABar: drawsBars))
+        }
+        // Ctrl-C stops the run, which stores what it has; a second one ends the process at once.
+        signal(SIGINT, SIG_IGN)
+        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        interrupts.setEventHandler {
+            run.cancel()
+            interrupts.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        interrupts.resume()
+        let outcome: (IndexReport, VectorReport?)?
+        do {
+            outcome = try await run.value
+        } catch where run.isCancelled {
+            outcome = nil  // before the first comic was asked for
         }
         bar?.finish()
-        if case .rebuild = mode { try database.markExplanationsParsed() }
-        let vectors = try await embed(database)
+        guard let (report, vectors) = outcome, !report.isInterrupted, vectors?.isInterrupted != true else {
+            let kept = try database.statistics().comics
+            Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
+            throw ExitCode(130)
+        }
         print(options.json ? try IndexSummary(report, vectors: vectors, database: database).jsonString() : IndexSummary.text(report, vectors: vectors))
         if !report.failures.isEmpty { throw ExitCode(3) }
     }
 
     /// Brings the comics' sentence vectors up to date; without a usable model the index is
     /// searched by words alone, which one line says.
-    private func embed(_ database: ComicDatabase) async throws -> VectorReport? {
+    private static func embed(
+        _ database: ComicDatabase, importingFrom vectors: String?, drawingABar: Bool
+    ) async throws -> VectorReport? {
         let encoder: SentenceEncoder
         switch SentenceModel.located().encoder() {
         case .success(let loaded): encoder = loaded
@@ -71,8 +111,8 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             Terminal.printError(problem.description)
             return nil
         }
-        let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "embedding") : nil
-        let report = try await VectorIndexer(database: database, encoder: encoder).run(importingFrom: options.vectors) { progress in
+        let bar = drawingABar ? ProgressBar(label: "embedding") : nil
+        let report = try await VectorIndexer(database: database, encoder: encoder).run(importingFrom: vectors) { progress in
             bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
         }
         bar?.finish()
@@ -132,7 +172,7 @@ struct IndexSummary: Encodable {
     func jsonString() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return String(decoding: Terminal.escapingControls(inJSON: try encoder.encode(self)), as: UTF8.self)
     }
 
     /// One line: what was fetched, the new comics, and every failure with its reason.

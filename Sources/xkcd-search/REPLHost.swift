@@ -50,7 +50,7 @@ struct REPLHost {
                     }
                     if let index = command as? XKCDSearch.Index {
                         let forwarded = index.indexerArguments(typed: XKCDSearch.Index.arguments(in: arguments))
-                        return .run { try IndexerExecutable.locate().run(arguments: forwarded) }
+                        return .runUntilStopped { try await IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
                         let usesColor = Terminal.usesColor(search.colorChoice)
@@ -64,11 +64,11 @@ struct REPLHost {
                     return .run { try await parsed.run() }
                 } catch {
                     if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
-                    throw REPLError.command(XKCDSearch.message(for: error))
+                    throw REPLError.command(sanitized(XKCDSearch.message(for: error), keepingNewlines: true))
                 }
             },
             describe: { error in
-                let message = XKCDSearch.message(for: error)
+                let message = sanitized(XKCDSearch.message(for: error), keepingNewlines: true)
                 return message.isEmpty ? nil : message
             },
             renderSearch: { results, hint in

@@ -146,7 +146,7 @@ func printJSON(_ value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    print(String(decoding: Terminal.escapingControls(inJSON: try encoder.encode(value)), as: UTF8.self))
 }
 
 /// Output flags shared by `show`, `next`, `prev`, `random` and `latest`.

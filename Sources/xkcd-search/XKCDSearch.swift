@@ -41,7 +41,7 @@ enum Entry {
             if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
             try command.run()
         } catch {
-            XKCDSearch.exit(withError: error)
+            Terminal.exit(XKCDSearch.self, withError: error)
         }
     }
 
@@ -65,7 +65,7 @@ enum Entry {
                 try await command.run()
                 XKCDSearch.exit()
             } catch {
-                XKCDSearch.exit(withError: error)
+                Terminal.exit(XKCDSearch.self, withError: error)
             }
         }
         dispatchMain()

@@ -93,11 +93,17 @@ struct BinaryRunner: Sendable {
     let executable: URL
     /// The environment every run starts from: this process's, with the sandbox's home directories.
     let environment: [String: String]
+    /// Whether `index` runs embed comics for search by meaning. Most tests are about fetching and
+    /// storing, and embedding is most of an index run's CPU: without it they run `index
+    /// --no-embed`, which the runner adds.
+    let embeds: Bool
 
     /// - Parameters:
     ///   - sandbox: a directory that stands in for `$HOME`; the XDG directories go under it.
     ///   - executable: the `xkcd-search` to run; the one the tests built when nil.
-    init(sandbox: URL, executable: URL? = nil) throws {
+    ///   - embeds: whether `index` runs embed comics (see ``embeds``).
+    init(sandbox: URL, executable: URL? = nil, embeds: Bool = false) throws {
+        self.embeds = embeds
         self.executable = try executable ?? Self.locateExecutable()
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = sandbox.path
@@ -115,16 +121,20 @@ struct BinaryRunner: Sendable {
     ///   - environment: variables added to (or replacing) the sandbox environment.
     ///   - stdin: bytes for standard input; standard input is empty when nil.
     ///   - timeout: the child is killed with SIGKILL after this long, and the output says `timedOut`.
+    ///   - wrapper: a command line that runs the executable, given as its last arguments with
+    ///     `arguments` after it (`setpriv …` to run it as another user).
     func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-        timeout: Duration = .seconds(60)
+        timeout: Duration = .seconds(60), wrapper: [String] = []
     ) async throws -> Output {
-        let child = try launch(arguments, environment: environment, stdin: stdin)
+        let child = try launch(arguments, environment: environment, stdin: stdin, wrapper: wrapper)
         return await child.wait(timeout: timeout)
     }
 
     /// Starts `xkcd-search arguments…` and returns at once.
-    func launch(_ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> Child {
+    func launch(
+        _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, wrapper: [String] = []
+    ) throws -> Child {
         let outputDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("xkcd-cli-output-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
@@ -135,9 +145,18 @@ struct BinaryRunner: Sendable {
         try Data().write(to: stderrURL)
         try (stdin ?? Data()).write(to: stdinURL)
 
+        var arguments = arguments
+        if !embeds, arguments.first == "index", !arguments.contains("--help") {
+            arguments.append("--no-embed")
+        }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if wrapper.isEmpty {
+            process.executableURL = executable
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = wrapper + [executable.path] + arguments
+        }
         process.environment = self.environment.merging(environment) { _, new in new }
         process.standardInput = try FileHandle(forReadingFrom: stdinURL)
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)

@@ -10,7 +10,8 @@ enum FixtureIndex {
             .appendingPathComponent("xkcd-cli-browse-template-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let db = directory.appendingPathComponent("index.sqlite")
-        let result = try await BinaryRunner(sandbox: directory)
+        // Embedded, as `make demo` indexes: the tests of search by meaning and `related` read it.
+        let result = try await BinaryRunner(sandbox: directory, embeds: true)
             .run(["index", "--db", db.path, "--mirror", Fixtures.corpusURL.path], timeout: .seconds(300))
         guard result.status == 0 else { throw TemplateFailed(output: result.description) }
         return db

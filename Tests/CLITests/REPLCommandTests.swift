@@ -37,7 +37,7 @@ struct REPLCommandTests {
             // One line per failure, and the session went on.
             #expect(result.stderrLines == [
                 "error: 'nope' is not a comic number (try 327, #327, latest or random)",
-                "error: the query is too long (100000 characters; the limit is 4096 bytes)",
+                "error: the query is too long (100000 bytes; the limit is 4096 bytes)",
             ], "\(result)")
             // The same output as the command line (but the file size, which the writes since changed).
             let stats = try await sandbox.run("stats")

@@ -3,7 +3,7 @@ import GRDB
 import Logging
 import Testing
 import XKCDEmbed
-@testable import XKCDIndexer
+import XKCDIndexer
 @testable import XKCDKit
 @testable import XKCDStore
 import _XKCDTestSupport
@@ -98,9 +98,12 @@ struct MeaningSearchTests {
         }
     }
 
+    /// A description the words alone do not settle, so that the model is asked for.
+    static let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
+
     @Test func aMissingModelSearchesByWordsAndSaysSo() async throws {
         let (database, _) = try await embeddedFixtureIndex.value
-        let query = "little bobby tables and the school database"
+        let query = Self.description
         let lexical = try SearchEngine(database: database).search(query)
         for model in [SentenceModel(directory: nil), SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model"))] {
             let results = try SearchEngine(database: database, sentenceModel: model).search(query)
@@ -121,7 +124,7 @@ struct MeaningSearchTests {
         try handle.truncate(atOffset: 4096)
         try handle.close()
         let results = try SearchEngine(database: database, sentenceModel: SentenceModel(directory: damaged))
-            .search("little bobby tables and the school database")
+            .search(Self.description)
         #expect(!results.results.isEmpty)
         guard case .model(.modelDamaged) = results.semanticProblem else {
             Issue.record("expected a damaged model, got \(String(describing: results.semanticProblem))")
@@ -136,9 +139,9 @@ struct MeaningSearchTests {
             logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
         ).run()
         let results = try SearchEngine(database: database, sentenceModel: try realSentenceModel())
-            .search("little bobby tables and the school database")
+            .search(MeaningSearchTests.description)
         #expect(results.semanticProblem == .noVectors)
-        #expect(results.results.first?.id == 327)
+        #expect(!results.results.isEmpty)
     }
 }
 
@@ -245,8 +248,9 @@ struct ShippedVectorsTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent(".build/snapshot/vectors.sqlite")
 
-    /// The fixture comics are copies of the snapshot's: embedded again here, by the same model
-    /// from the same tokens, they must give the vectors the snapshot ships.
+    /// The fixture comics are copies of the snapshot's: embedded again here (by the indexer,
+    /// into the shared fixture index), by the same model from the same tokens, they must give the
+    /// vectors the snapshot ships.
     @Test func reEmbeddingASampleGivesTheShippedVectors() async throws {
         let path = Self.shippedFile.path
         try #require(FileManager.default.fileExists(atPath: path), "no \(path): run `make snapshot-dir`")
@@ -255,19 +259,17 @@ struct ShippedVectorsTests {
         #expect(shipped.count == 3281)
 
         let (database, model) = try await embeddedFixtureIndex.value
-        let encoder = try model.encoder().get()
-        let indexer = VectorIndexer(database: database, encoder: encoder)
+        let identity = try model.encoder().get().identity
         var compared = 0
-        for document in try database.documents() {
-            let passages = VectorIndexer.passages(of: document)
-            let stored = try #require(shipped[document.id], "#\(document.id) has no shipped vector")
-            #expect(stored.model == encoder.identity)
+        for (id, source) in try database.vectorSources() {
+            let stored = try #require(shipped[id], "#\(id) has no shipped vector")
+            #expect(stored.model == identity)
             // A fixture page that differs from the snapshot's (a few are other revisions) has
             // other tokens; the indexer would embed it rather than take the shipped vector.
-            guard stored.textDigest == indexer.digest(of: passages) else { continue }
-            let vector = encoder.embedding(for: passages[0])
+            guard stored.textDigest == source.textDigest else { continue }
+            let vector = try #require(try database.reading { try $0.vectors(of: id, model: identity) }.first)
             let cosine = zip(vector, stored.vector).reduce(Float(0)) { $0 + $1.0 * $1.1 }
-            #expect(cosine >= 0.999, "#\(document.id): cosine \(cosine)")
+            #expect(cosine >= 0.999, "#\(id): cosine \(cosine)")
             compared += 1
         }
         #expect(compared >= 20, "only \(compared) fixture comics have the snapshot's text")

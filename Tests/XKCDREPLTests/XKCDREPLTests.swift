@@ -157,7 +157,7 @@ struct SessionTests {
         #expect(errors == [
             "error: unknown option '--bad'", "error: unclosed \" quote", "error: \(LibraryError.emptyIndex)",
             "error: unclosed quote starting at column 7",
-            "error: the query is too long (99999 characters; the limit is 4096 bytes)",
+            "error: the query is too long (169999 bytes; the limit is 4096 bytes)",
         ])
         #expect(result.transcript.output.hasSuffix("ran stats\n"))
         #expect(result.calls.last == ["stats"])

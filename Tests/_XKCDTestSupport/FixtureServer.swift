@@ -47,6 +47,17 @@ public final class FixtureServer: Sendable {
         case missing
         /// 200 with exactly these bytes.
         case body(Data)
+        /// 200 with `Content-Encoding: gzip` and a body that inflates to this many zero bytes (a
+        /// gzip bomb: a thousandth of that on the wire), sent chunked.
+        case gzipBomb(inflatedBytes: Int)
+        /// 200 whose body never ends: `chunkBytes` bytes every `interval` seconds, sent chunked, so
+        /// that no read waits long enough for an idle timeout.
+        case endlessBody(chunkBytes: Int, interval: Double)
+        /// 200 with a body of this many bytes (a JSON string), with `Content-Length` when
+        /// `announced`, chunked otherwise.
+        case largeBody(bytes: Int, announced: Bool)
+        /// 302 with this `Location`.
+        case redirect(String)
     }
 
     /// Which site a request was for.
@@ -287,6 +298,36 @@ public final class FixtureServer: Sendable {
             return Self.text("404 Not Found\n", status: 404)
         case .body(let data)?:
             return Self.json(data)
+        case .gzipBomb(let size)?:
+            let compressed = Self.gzippedZeros(size)
+            var response = HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"],
+                body: HTTPBodySequence(from: GeneratedBody(chunk: { index in
+                    let start = index * 65536
+                    return start < compressed.count ? [UInt8](compressed[start..<min(compressed.count, start + 65536)]) : nil
+                })))
+            response.headers[HTTPHeader("Content-Encoding")] = "gzip"
+            return response
+        case .endlessBody(let chunkBytes, let interval)?:
+            let body = GeneratedBody(chunk: { index in
+                if index > 0 { try await Task.sleep(for: .seconds(interval)) }
+                return [UInt8](repeating: 0x20, count: chunkBytes)
+            })
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: HTTPBodySequence(from: body))
+        case .largeBody(let bytes, let announced)?:
+            let body = GeneratedBody(chunk: { index in
+                let start = index * 65536
+                guard start < bytes else { return nil }
+                let count = min(65536, bytes - start)
+                if start == 0 { return Array("{\"x\":\"".utf8) + [UInt8](repeating: 0x61, count: count - 6) }
+                return [UInt8](repeating: 0x61, count: count)
+            })
+            let sequence = announced ? HTTPBodySequence(from: body, count: bytes) : HTTPBodySequence(from: body)
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: sequence)
+        case .redirect(let location)?:
+            var response = Self.text("moved\n", status: 302)
+            response.headers[.location] = location
+            return response
         case .truncatedBody?, .shortBody?, .none:
             break
         }
@@ -362,6 +403,54 @@ public final class FixtureServer: Sendable {
 /// A failure to start the fixture server.
 public struct FixtureServerError: Error, CustomStringConvertible {
     public var description: String
+}
+
+extension FixtureServer {
+    private static let gzipped = Mutex<[Int: Data]>([:])
+
+    /// `size` zero bytes through `gzip -1`, made once per size.
+    static func gzippedZeros(_ size: Int) -> Data {
+        if let data = gzipped.withLock({ $0[size] }) { return data }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "head -c \(size) /dev/zero | gzip -1 -c"]
+        let output = Pipe()
+        process.standardOutput = output
+        try? process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        gzipped.withLock { $0[size] = data }
+        return data
+    }
+}
+
+/// A body made one chunk at a time by `chunk(index)`, until it returns nil.
+private struct GeneratedBody: AsyncBufferedSequence {
+    typealias Element = UInt8
+    var chunk: @Sendable (Int) async throws -> [UInt8]?
+
+    func makeAsyncIterator() -> Iterator { Iterator(chunk: chunk) }
+
+    struct Iterator: AsyncBufferedIteratorProtocol {
+        var chunk: @Sendable (Int) async throws -> [UInt8]?
+        var index = 0
+        var buffer: ArraySlice<UInt8> = []
+
+        mutating func next() async throws -> UInt8? {
+            try await nextBuffer(suggested: 1)?.first
+        }
+
+        mutating func nextBuffer(suggested count: Int) async throws -> ArraySlice<UInt8>? {
+            if buffer.isEmpty {
+                guard let next = try await chunk(index) else { return nil }
+                index += 1
+                buffer = next[...]
+            }
+            let taken = buffer.prefix(Swift.max(1, count))
+            buffer = buffer.dropFirst(taken.count)
+            return taken
+        }
+    }
 }
 
 /// Yields its bytes once, then fails, so FlyingFox closes the connection mid-body.

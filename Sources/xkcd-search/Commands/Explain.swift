@@ -29,7 +29,7 @@ extension XKCDSearch {
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary()
             let page = try library.explain(reference)
             guard json, let explanation = page.explanation else {
                 return print(Renderer.standard.explanation(page))

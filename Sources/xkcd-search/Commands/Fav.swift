@@ -9,7 +9,8 @@ extension XKCDSearch {
             commandName: "fav",
             abstract: "Keep favourite comics, with tags; export and import them.",
             discussion: """
-                Tags are one word of letters, digits, '-' and '_', stored in lower case. \
+                Tags are one word of at most 40 letters (of any script, with their marks), digits, \
+                '-' and '_', stored lower-cased by Unicode's rules. \
                 Favourites are kept apart from the comics, so re-indexing never loses them. \
                 Search them with 'is:fav' and 'tag:NAME'.
                 """,
@@ -25,7 +26,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
 
         func run() throws {
-            let added = try Library(database: try global.openDatabase())
+            let added = try global.openLibrary(writing: true)
                 .addFavourite(try ComicReference(parsing: comic), tags: tags)
             let name = "#\(added.comic.id) \(sanitized(added.comic.title))"
             let tagged = added.addedTags.isEmpty ? "" : " (tagged \(added.addedTags.joined(separator: ", ")))"
@@ -39,7 +40,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
         func run() throws {
-            let removed = try Library(database: try global.openDatabase()).removeFavourite(try ComicReference(parsing: comic))
+            let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
             print("removed #\(removed.favourite.id) \(sanitized(removed.comic?.title ?? "")) from the favourites")
         }
     }
@@ -52,7 +53,7 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
-            let added = try Library(database: try global.openDatabase()).tag(reference, with: tags)
+            let added = try global.openLibrary(writing: true).tag(reference, with: tags)
             print(added.isEmpty ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
         }
     }
@@ -65,7 +66,7 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
-            let removed = try Library(database: try global.openDatabase()).untag(reference, removing: tags)
+            let removed = try global.openLibrary(writing: true).untag(reference, removing: tags)
             print(removed.isEmpty ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
         }
     }
@@ -79,7 +80,7 @@ extension XKCDSearch.Fav {
         struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
 
         func run() throws {
-            let entries = try Library(database: try global.openDatabase()).favourites(taggedWith: tag)
+            let entries = try global.openLibrary().favourites(taggedWith: tag)
             if json {
                 return try printJSON(entries.map {
                     Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
@@ -101,11 +102,12 @@ extension XKCDSearch.Fav {
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
         func run() throws {
-            let counts = try Library(database: try global.openDatabase()).tagCounts()
+            let counts = try global.openLibrary().tagCounts()
             if json { return try printJSON(counts) }
             if counts.isEmpty { return print("no tags yet") }
             let width = counts.map(\.tag.count).max() ?? 0
-            for count in counts { print(count.tag.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(count.count)") }
+            // Padded by characters: padding(toLength:) counts UTF-16 units, and cut "i̇stanbul".
+            for count in counts { print(count.tag + String(repeating: " ", count: width - count.tag.count) + "  \(count.count)") }
         }
     }
 
@@ -121,9 +123,9 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file")) var file: String?
 
         func run() throws {
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary()
             let data = try library.exportFavourites()
-            guard let file, file != "-" else { return FileHandle.standardOutput.write(data) }
+            guard let file, file != "-" else { return FileHandle.standardOutput.write(Terminal.escapingControls(inJSON: data)) }
             do {
                 try data.write(to: URL(fileURLWithPath: file), options: .atomic)
             } catch {
@@ -142,7 +144,7 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file")) var file: String
 
         func run() throws {
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary(writing: true)
             let result = file == "-"
                 ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
                 : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))

@@ -64,14 +64,26 @@ struct IndexerExecutable {
     }
 
     /// From the REPL: the indexer runs as a child, and the prompt comes back when it ends.
-    func run(arguments: [String]) throws {
+    ///
+    /// Cancelling (Ctrl-C at the REPL) sends the child SIGINT: Foundation starts it in a process
+    /// group of its own, which the terminal's Ctrl-C does not reach. It stores what it has and
+    /// ends, and this returns when it has, so nothing it prints lands after the next prompt.
+    func run(arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        let ended = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in ended.continuation.finish() }
         do {
             try process.run()
         } catch {
             throw IndexerError.notStarted(path: path, reason: "\(error)")
+        }
+        let pid = process.processIdentifier
+        await withTaskCancellationHandler {
+            for await _ in ended.stream {}
+        } onCancel: {
+            kill(pid, SIGINT)
         }
         process.waitUntilExit()
         if process.terminationReason == .exit, process.terminationStatus != 0 {

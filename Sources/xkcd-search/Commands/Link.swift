@@ -17,7 +17,7 @@ extension XKCDSearch {
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            print(sanitized(try Library(database: try global.openDatabase()).shareLine(reference)))
+            print(sanitized(try global.openLibrary().shareLine(reference)))
         }
     }
 
@@ -41,7 +41,7 @@ extension XKCDSearch {
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            let url = try Library(database: try global.openDatabase()).url(reference, explain: explain)
+            let url = try global.openLibrary().url(reference, explain: explain)
             switch URLOpener().open(url) {
             case .opened: break
             case .unavailable(let reason):

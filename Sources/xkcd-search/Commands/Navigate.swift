@@ -13,7 +13,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try Library(database: try global.openDatabase()).step(.next))
+            try output.print(try global.openLibrary().step(.next))
         }
     }
 
@@ -27,7 +27,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try Library(database: try global.openDatabase()).step(.previous))
+            try output.print(try global.openLibrary().step(.previous))
         }
     }
 
@@ -38,7 +38,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try Library(database: try global.openDatabase()).show(.latest))
+            try output.print(try global.openLibrary().show(.latest))
         }
     }
 
@@ -59,7 +59,7 @@ extension XKCDSearch {
 
         func run() throws {
             let pool: Library.Pool = tag.map { .tagged($0) } ?? (fav ? .favourites : .all)
-            try output.print(try Library(database: try global.openDatabase()).random(among: pool))
+            try output.print(try global.openLibrary().random(among: pool))
         }
     }
 }

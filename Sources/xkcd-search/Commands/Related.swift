@@ -44,7 +44,7 @@ extension XKCDSearch {
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            let found = try Library(database: try global.openDatabase()).related(reference)
+            let found = try global.openLibrary().related(reference)
             guard json else { return print(Renderer.standard.related(found)) }
             try printJSON(Output(
                 num: found.comic.id, title: found.comic.title,

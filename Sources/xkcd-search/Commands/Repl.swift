@@ -27,7 +27,9 @@ extension XKCDSearch {
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
             // and its reads see a schema another process changed (GRDB checks it on each one).
-            let library = Library(database: try global.openDatabase(connections: .pool))
+            let library = Library(
+                database: try global.openDatabase(connections: .pool),
+                shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath))
             let host = REPLHost(global: global).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive

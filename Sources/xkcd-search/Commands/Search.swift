@@ -238,7 +238,7 @@ enum SearchOutput {
         object["corrected"] = results.corrected ?? NSNull()
         object["suggestion"] = results.suggestion ?? NSNull()
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: Terminal.escapingControls(inJSON: data), as: UTF8.self)
     }
 
     static func plainSnippet(_ snippet: String) -> String {

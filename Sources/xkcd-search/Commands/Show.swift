@@ -23,7 +23,7 @@ extension XKCDSearch {
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            let library = Library(database: try global.openDatabase())
+            let library = try global.openLibrary()
             try output.print(try library.show(reference))
         }
     }

@@ -1,0 +1,225 @@
+import CCurl
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Performs one GET with libcurl, held to limits: a body larger than ``Limits/maxBodyBytes``
+/// (announced, or as it arrives after gzip is inflated), a transfer longer than
+/// ``Limits/deadline`` in all, and a redirect to another scheme than http(s) or to a host the
+/// configuration does not name, are cut off and reported as a ``Refusal``.
+///
+/// libcurl rather than URLSession: on Linux, FoundationNetworking hands every piece libcurl
+/// inflates to its delegate queue without waiting, and a 1 MB gzip bomb held 1 GiB of pieces
+/// (1.2 GB resident) before the first could be counted. Here the write callback counts each
+/// piece as libcurl makes it and stops the transfer at the limit.
+struct Transfers: Sendable {
+    struct Limits: Sendable {
+        var maxBodyBytes: Int
+        var deadline: Duration
+        /// No byte for this long ends a try (an idle timeout).
+        var idleTimeout: Duration
+        /// Hosts a redirect may go to, as `URL.host` spells them.
+        var hosts: Set<String>
+    }
+
+    /// Why a transfer was cut off.
+    struct Refusal: Error, Equatable {
+        var reason: String
+        /// A deadline may pass by bad luck; a body too large or a redirect elsewhere will recur.
+        var isRetryable: Bool
+    }
+
+    typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+
+    static let maxRedirects = 5
+
+    let limits: Limits
+
+    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// Runs `request` (a GET) on a thread of its own, following allowed redirects; the task's
+    /// cancellation stops it.
+    func run(_ request: URLRequest) async -> Outcome {
+        let cancelled = CancelFlag()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // A thread of its own: libcurl blocks it for the whole transfer, and Dispatch's
+                // global queues run as many blocks at once as there are cores.
+                Thread {
+                    continuation.resume(returning: perform(request, cancelled: cancelled))
+                }.start()
+            }
+        } onCancel: {
+            cancelled.flag.store(true, ordering: .relaxed)
+        }
+    }
+
+    private func perform(_ request: URLRequest, cancelled: CancelFlag) -> Outcome {
+        guard Self.initialized, var url = request.url else { return .failure(URLError(.badURL)) }
+        let start = ContinuousClock.now
+        for _ in 0...Self.maxRedirects {
+            let remaining = limits.deadline - (ContinuousClock.now - start)
+            let hop = performOnce(request, url: url, timeLeft: remaining, cancelled: cancelled)
+            guard case .success(let (_, response, location)) = hop else {
+                if case .failure(let error) = hop { return .failure(error) }
+                continue
+            }
+            guard (300..<400).contains(response.statusCode), let location else {
+                return hop.map { ($0.0, $0.1) }
+            }
+            guard isAllowed(location) else {
+                let hosts = limits.hosts.sorted().joined(separator: " or ")
+                return .failure(Refusal(
+                    reason: "redirected to \(location.absoluteString.prefix(100)), which is not http(s) on \(hosts)",
+                    isRetryable: false))
+            }
+            url = location
+        }
+        return .failure(URLError(.httpTooManyRedirects))
+    }
+
+    private func isAllowed(_ url: URL) -> Bool {
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else { return false }
+        return limits.hosts.contains(host.lowercased())
+    }
+
+    private func tooLarge(announced bytes: Int) -> Refusal {
+        Refusal(
+            reason: "the response is larger than the limit of \(limits.maxBodyBytes >> 20) MB"
+                + (bytes > 0 ? " (\(bytes >> 20) MB announced)" : ""),
+            isRetryable: false)
+    }
+
+    /// One request without following redirects: the body, the response, and where a 3xx points.
+    private func performOnce(
+        _ request: URLRequest, url: URL, timeLeft: Duration, cancelled: CancelFlag
+    ) -> Result<(Data, HTTPURLResponse, URL?), any Error> {
+        guard timeLeft > .zero else { return .failure(deadlinePassed) }
+        guard let handle = curl_easy_init() else { return .failure(URLError(.unknown)) }
+        defer { curl_easy_cleanup(handle) }
+        let received = Received(limit: limits.maxBodyBytes, cancelled: cancelled)
+        let context = Unmanaged.passUnretained(received).toOpaque()
+        var headers: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            headers = curl_slist_append(headers, "\(name): \(value)")
+        }
+        defer { curl_slist_free_all(headers) }
+        let milliseconds = { (duration: Duration) in
+            max(1, Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000))
+        }
+        let hopStart = ContinuousClock.now
+        let code: CURLcode = url.absoluteString.withCString { address in
+            "http,https".withCString { protocols in
+                "".withCString { encodings in
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_URL, address)
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_PROTOCOLS_STR, protocols)
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_ACCEPT_ENCODING, encodings)  // gzip, inflated
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headers)
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(timeLeft))
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.idleTimeout))
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, milliseconds(limits.idleTimeout) / 1000))
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, limits.maxBodyBytes)
+                    _ = xkcd_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, receiveBody)
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+                    _ = xkcd_curl_setopt_write(handle, CURLOPT_HEADERFUNCTION, receiveHeader)
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+                    _ = xkcd_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0)
+                    _ = xkcd_curl_setopt_progress(handle, checkCancelled)
+                    _ = xkcd_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context)
+                    return curl_easy_perform(handle)
+                }
+            }
+        }
+        switch code {
+        case CURLE_OK: break
+        case CURLE_WRITE_ERROR where received.isTooLarge: return .failure(tooLarge(announced: 0))
+        case CURLE_FILESIZE_EXCEEDED: return .failure(tooLarge(announced: received.announcedLength ?? 0))
+        case CURLE_ABORTED_BY_CALLBACK: return .failure(URLError(.cancelled))
+        case CURLE_OPERATION_TIMEDOUT:
+            // The whole-transfer limit, or no byte for the idle timeout.
+            let isWholeTransfer = ContinuousClock.now - hopStart >= timeLeft - .milliseconds(200)
+            return .failure(isWholeTransfer ? deadlinePassed : URLError(.timedOut))
+        case CURLE_COULDNT_CONNECT: return .failure(URLError(.cannotConnectToHost))
+        case CURLE_COULDNT_RESOLVE_HOST: return .failure(URLError(.cannotFindHost))
+        case CURLE_UNSUPPORTED_PROTOCOL: return .failure(URLError(.unsupportedURL))
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION: return .failure(URLError(.secureConnectionFailed))
+        default: return .failure(URLError(.networkConnectionLost))
+        }
+        var status = 0
+        _ = xkcd_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        var redirect: UnsafeMutablePointer<CChar>?
+        _ = xkcd_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
+        // The Location as sent, when it is absolute: libcurl resolves only the schemes it allows.
+        let location = received.headers["location"].flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
+            ?? redirect.flatMap { URL(string: String(cString: $0)) }
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: received.headers)
+        else { return .failure(URLError(.badServerResponse)) }
+        return .success((received.body, response, location))
+    }
+
+    private var deadlinePassed: Refusal {
+        Refusal(reason: "not finished within \(limits.deadline.components.seconds) s", isRetryable: true)
+    }
+}
+
+/// Set when the task that asked is cancelled; read by libcurl's progress callback.
+private final class CancelFlag: Sendable {
+    let flag = Atomic<Bool>(false)
+}
+
+/// What one transfer received, filled by libcurl's callbacks on the thread that performs it.
+private final class Received {
+    let limit: Int
+    let cancelled: CancelFlag
+    var body = Data()
+    var headers: [String: String] = [:]
+    var isTooLarge = false
+    var announcedLength: Int?
+
+    init(limit: Int, cancelled: CancelFlag) {
+        self.limit = limit
+        self.cancelled = cancelled
+    }
+}
+
+/// Appends a piece of the body (inflated when gzip), or stops the transfer past the limit.
+private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let bytes, let context else { return 0 }
+    let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    guard received.body.count + length <= received.limit else {
+        received.isTooLarge = true
+        return 0
+    }
+    received.body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
+    return length
+}
+
+/// Keeps one header line, lower-cased name; a status line starts a new response.
+private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+    guard let bytes, let context else { return 0 }
+    let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
+    let length = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    if line.hasPrefix("HTTP/") {
+        received.headers = [:]
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        received.headers[name] = value
+        if name == "content-length" { received.announcedLength = Int(value) }
+    }
+    return length
+}
+
+/// Ends the transfer when the task that asked for it was cancelled.
+private func checkCancelled(_ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
+    guard let context else { return 0 }
+    return Unmanaged<Received>.fromOpaque(context).takeUnretainedValue().cancelled.flag.load(ordering: .relaxed) ? 1 : 0
+}

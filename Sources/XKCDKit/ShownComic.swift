@@ -1,0 +1,55 @@
+import Foundation
+import Synchronization
+import XKCDModel
+
+/// Where the comic shown last is remembered, for `next`, `prev` and commands without a number:
+/// a file in the XDG state directory, one per index, so that an index on a read-only disk can
+/// be browsed; this process's memory when that file cannot be written (or is not given).
+///
+/// ```swift
+/// let shown = ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath)
+/// shown.remember(327)
+/// shown.current   // 327, also in the next process
+/// ```
+public struct ShownComic: Sendable {
+    /// The file, or nil to remember in memory only.
+    public let file: URL?
+    private let key: String
+
+    /// Numbers remembered by this process, by index: what a file could not keep.
+    private static let memory = Mutex<[String: Comic.ID]>([:])
+
+    /// - Parameter stateDirectory: where the file goes; nil keeps the number in memory only.
+    public init(stateDirectory: URL?, databasePath: String) {
+        key = databasePath
+        // FNV-1a of the path: a short name that differs per index.
+        let hash = databasePath.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        file = stateDirectory?.appendingPathComponent("shown-" + String(hash, radix: 16))
+    }
+
+    /// Memory only, for tests and in-memory indexes.
+    public static var inMemory: ShownComic { ShownComic(stateDirectory: nil, databasePath: ":memory:\(UUID())") }
+
+    /// The comic shown last, or nil before the first.
+    public var current: Comic.ID? {
+        if let id = Self.memory.withLock({ $0[key] }) { return id }
+        guard let file, let data = try? Data(contentsOf: file) else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Remembers `id` in the file, or in memory when the file cannot be written.
+    public func remember(_ id: Comic.ID) {
+        if let file {
+            do {
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("\(id)\n".utf8).write(to: file, options: .atomic)
+                Self.memory.withLock { $0[key] = nil }
+                return
+            } catch {
+                // A read-only home or state directory: this process keeps it.
+            }
+        }
+        Self.memory.withLock { $0[key] = id }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// Nothing a file, a server or the user typed reaches the terminal raw: errors, logs and JSON.
+@Suite("nothing raw on the terminal")
+struct TerminalSafetyTests {
+    /// Bytes a terminal acts on: C0 controls but the line feed, DEL, C1 controls (UTF-8 C2 80-9F)
+    /// and the bidi overrides and isolates.
+    static func controls(in text: String) -> [String] {
+        text.unicodeScalars.compactMap { scalar in
+            switch scalar.value {
+            case 0x0A: nil
+            case 0x00..<0x20, 0x7F..<0xA0, 0x202A...0x202E, 0x2066...0x2069: String(format: "U+%04X", scalar.value)
+            default: nil
+            }
+        }
+    }
+
+    static let hostile = "\u{1B}]0;pwned\u{7}\u{1B}[2J\u{0}\u{202E}\u{9B}31m"
+
+    func importFile(_ sandbox: BrowseSandbox, _ json: String) async throws -> BinaryRunner.Output {
+        let file = sandbox.directory.appendingPathComponent("favourites.json")
+        try Data(json.utf8).write(to: file)
+        return try await sandbox.run("fav", "import", file.path)
+    }
+
+    static func jsonString(_ text: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed]), as: UTF8.self)
+            .dropFirst().dropLast().description
+    }
+
+    @Test func importErrorsQuoteAndEscapeWhatTheFileSays() async throws {
+        try await withBrowseSandbox { sandbox in
+            let tag = Self.jsonString(Self.hostile + "\nsecond line")
+            for json in [
+                #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": [\#(tag)]}]}"#,
+                #"{"format": \#(tag), "version": 1, "favourites": []}"#,
+            ] {
+                let result = try await importFile(sandbox, json)
+                #expect(result.status != 0, "\(result)")
+                #expect(result.stderrLines.count == 1, "\(result)")
+                #expect(Self.controls(in: result.stderr).isEmpty, "\(Self.controls(in: result.stderr)) in \(result.stderr)")
+                #expect(result.stderr.contains(#"'\u{1b}]0;pwned\u{7}\u{1b}[2J\u{0}\u{202e}\u{9b}31m\nsecond line'"#), "\(result)")
+            }
+            let argument = try await sandbox.run("fav", "add", "327", Self.hostile)
+            #expect(argument.status != 0 && argument.stderrLines.count == 1, "\(argument)")
+            #expect(Self.controls(in: argument.stderr).isEmpty, "\(argument.stderr)")
+            let repl = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data("327\nfav add 327 \(Self.hostile)\n".utf8))
+            #expect(Self.controls(in: repl.stderr).isEmpty && repl.stderr.contains("is not a valid tag"), "\(repl.stderr)")
+        }
+    }
+
+    @Test func aHugeTagIsRefusedAtOnceInAShortMessage() async throws {
+        try await withBrowseSandbox { sandbox in
+            let tag = String(repeating: "a", count: 50 << 20)
+            let start = ContinuousClock.now
+            let result = try await importFile(
+                sandbox, #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["\#(tag)"]}]}"#)
+            #expect(ContinuousClock.now - start < .seconds(15))
+            #expect(result.status != 0 && result.stderrLines.count == 1, "\(result.stderr.prefix(300))")
+            #expect(result.stderr.utf8.count < 300, "\(result.stderr.prefix(300))")
+            #expect(result.stderr.contains("is longer than 40 characters"))
+        }
+    }
+
+    /// A server's text in `index -v`'s log and in the summary; comic text in `search --json`.
+    @Test func serverTextInLogsAndDataInJSONAreEscaped() async throws {
+        try await withTemporaryDirectory { directory in
+            let server = FixtureServer(latest: 1190)
+            let base = try await server.start()
+            let error = #"{"error":{"code":"internal_api_error","info":\#(Self.jsonString(Self.hostile))}}"#
+            server.setFault(.body(Data(error.utf8)), forPath: FixtureServer.explainPath(10))
+            var sandwich = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))) as! [String: Any]
+            sandwich["title"] = "Sand\u{9B}wich \u{202E}tfel"
+            server.setFault(.body(try JSONSerialization.data(withJSONObject: sandwich)), forPath: FixtureServer.comicPath(149))
+            let cli = try BinaryRunner(sandbox: directory)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let index = try await cli.run(
+                ["index", "-v", "--db", db, "--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString])
+            #expect(index.status == 3, "\(index)")
+            #expect(index.stderr.contains("internal_api_error"), "\(index)")
+            #expect(Self.controls(in: index.stderr + index.stdout).isEmpty, "\(Self.controls(in: index.stderr + index.stdout))")
+
+            let search = try await cli.run(["search", "--json", "sandwich", "--db", db])
+            #expect(Self.controls(in: search.stdout).isEmpty, "\(Self.controls(in: search.stdout))")
+            #expect(search.stdout.contains(#"Sand\u009bwich \u202etfel"#), "\(search.stdout)")
+            let decoded = try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any]
+            let title = (decoded?["results"] as? [[String: Any]])?.first?["title"] as? String
+            #expect(title == "Sand\u{9B}wich \u{202E}tfel", "the JSON still says what the comic says")
+            let show = try await cli.run(["show", "149", "--json", "--db", db])
+            #expect(Self.controls(in: show.stdout).isEmpty && show.stdout.contains(#"\u009b"#), "\(show.stdout)")
+            await server.stop()
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import XKCDFetch
+import _XKCDTestSupport
+
+/// Responses a hostile or broken server sends: each is cut off at its limit or refused, with a
+/// reason, and never held whole in memory.
+@Suite("HTTPComicSource against a hostile server")
+struct HostileServerTests {
+    func source(_ base: URL, deadline: Duration = .seconds(60), maxAttempts: Int = 1) -> HTTPComicSource {
+        HTTPComicSource(
+            configuration: .init(
+                xkcdBaseURL: base, explainBaseURL: base, requestTimeout: .seconds(20), requestDeadline: deadline,
+                retryPolicy: .init(maxAttempts: maxAttempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40))),
+            logger: quietLogger)
+    }
+
+    func expectRefusal(
+        _ base: URL, _ fault: FixtureServer.Fault, saying reason: String, server: FixtureServer,
+        deadline: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        server.setFault(fault, forPath: FixtureServer.comicPath(327))
+        let error = await #expect(throws: FetchError.self, sourceLocation: sourceLocation) {
+            try await source(base, deadline: deadline).comic(327)
+        }
+        guard case .refused(_, let path, let said, _)? = error else {
+            Issue.record("\(String(describing: error))", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(path == "/327/info.0.json", sourceLocation: sourceLocation)
+        #expect(said.contains(reason), "\(said)", sourceLocation: sourceLocation)
+    }
+
+    @Test func aGzipBombIsCutOffAtTheLimit() async throws {
+        try await withFixtureServer { server, base in
+            let start = ContinuousClock.now
+            await expectRefusal(base, .gzipBomb(inflatedBytes: 64 << 20), saying: "larger than the limit of 4 MB", server: server)
+            // Making the bomb (gzip of 64 MB) is most of it; the client stops at 4 MB.
+            #expect(start.secondsSince < 30)
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func aLargeBodyIsRefused(announced: Bool) async throws {
+        try await withFixtureServer { server, base in
+            await expectRefusal(
+                base, .largeBody(bytes: 50 << 20, announced: announced), saying: "larger than the limit of 4 MB",
+                server: server)
+        }
+    }
+
+    @Test func aBodyThatNeverEndsMeetsTheDeadline() async throws {
+        try await withFixtureServer { server, base in
+            let start = ContinuousClock.now
+            await expectRefusal(
+                base, .endlessBody(chunkBytes: 16, interval: 0.1), saying: "not finished within 2 s", server: server,
+                deadline: .seconds(2))
+            #expect(start.secondsSince >= 1.9 && start.secondsSince < 10)
+        }
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "ftp://127.0.0.1/327/info.0.json", "http://example.com/327/info.0.json"])
+    func aRedirectElsewhereIsNotFollowed(_ location: String) async throws {
+        try await withFixtureServer { server, base in
+            await expectRefusal(base, .redirect(location), saying: "redirected to \(location)", server: server)
+            #expect(server.requestLog.allSatisfy { $0 == FixtureServer.comicPath(327) }, "\(server.requestLog)")
+        }
+    }
+
+    @Test func aRedirectOnTheSameSiteIsFollowed() async throws {
+        try await withFixtureServer { server, base in
+            server.setFault(.redirect(base.absoluteString + "/327/info.0.json"), forPath: FixtureServer.comicPath(327), times: 1)
+            let response = try #require(try await source(base).comic(327))
+            #expect(try XKCDJSON.comicID(response.data) == 327)
+        }
+    }
+
+    @Test func aResponseForAnotherNumberIsRefused() async throws {
+        try await withFixtureServer { server, base in
+            let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
+            for (number, body) in [(149, other), (99999, Self.renumbered(other, 99999)), (0, Self.renumbered(other, 0))] {
+                server.setFault(.body(body), forPath: FixtureServer.comicPath(327))
+                let error = await #expect(throws: FetchError.self) { try await source(base).comic(327) }
+                #expect(error?.description.contains("it is comic #\(number), not #327") == true, "\(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func anExplanationOfAnotherComicIsRefused() async throws {
+        try await withFixtureServer { server, base in
+            let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("explainxkcd/api/149.json"))
+            server.setFault(.body(other), forPath: FixtureServer.explainPath(327))
+            let error = await #expect(throws: FetchError.self) { try await source(base).explanation(327) }
+            #expect(error?.description.contains("the page is '149: Sandwich', not #327's") == true, "\(String(describing: error))")
+        }
+    }
+
+    static func renumbered(_ json: Data, _ number: Int) -> Data {
+        var object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
+        object["num"] = number
+        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+    }
+}
