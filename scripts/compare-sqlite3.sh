@@ -39,7 +39,7 @@ queries=(
   '2 words|nebraska dependency|"nebraska" "dependency"'
   '5 words|correct horse battery staple password|"correct" "horse" "battery" "staple" "password"'
   'phrase|"little bobby tables"|"little bobby tables"'
-  'describe|code that reads like a couple arguing at ikea|"code" OR "reads" OR "couple" OR "arguing" OR "ikea"'
+  'describe|the one where the neural net learned the wrong thing|"neural" OR "net" OR "learned" OR "wrong" OR "thing"'
 )
 
 sql_for() {
@@ -120,7 +120,8 @@ for entry in "${queries[@]}"; do
 done
 
 echo
-# Peak RSS of a search by words alone and of one that loads the sentence model.
+# Peak RSS of a search by words alone and of one that loads the sentence model (a description
+# whose words alone do not settle it, so that the model is asked).
 for entry in "${queries[0]}" "${queries[3]}"; do
   query=${entry#*|}
   query=${query%%|*}

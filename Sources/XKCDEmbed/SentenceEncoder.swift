@@ -74,8 +74,31 @@ public final class SentenceEncoder: Sendable {
     }
 
     /// The ids the model reads for `text`: [CLS], the WordPiece ids cut to fit, [SEP].
+    ///
+    /// Only as much of the text is split as the model reads: an explanation runs to tens of
+    /// kilobytes, of which the model reads the first 256 tokens. A start of the text ending at a
+    /// space or a line break splits into the same first tokens as the whole text.
     public func tokenIDs(for text: String) -> [Int32] {
-        [tokenizer.classifierID] + tokenizer.pieceIDs(for: text).prefix(maximumTokens - 2) + [tokenizer.separatorID]
+        let limit = maximumTokens - 2
+        var length = 4096
+        var pieces: [Int32]
+        while true {
+            let start = Self.start(of: text, cutAtWhitespaceWithin: length)
+            pieces = tokenizer.pieceIDs(for: start.map(String.init) ?? text)
+            if start == nil || pieces.count >= limit { break }
+            length *= 4
+        }
+        return [tokenizer.classifierID] + pieces.prefix(limit) + [tokenizer.separatorID]
+    }
+
+    /// The start of `text` up to its last space or line break within `length` bytes, or nil when
+    /// the text is no longer than that or has no such break there.
+    private static func start(of text: String, cutAtWhitespaceWithin length: Int) -> Substring? {
+        let utf8 = text.utf8
+        guard utf8.count > length else { return nil }
+        let end = utf8.index(utf8.startIndex, offsetBy: length)
+        guard let cut = utf8[..<end].lastIndex(where: { $0 == 0x20 || $0 == 0x0A }) else { return nil }
+        return text[..<cut]
     }
 
     /// The embedding of `text`: the mean of the encoder's last hidden states over its tokens
@@ -83,7 +106,18 @@ public final class SentenceEncoder: Sendable {
     ///
     /// Text past ``maximumTokens`` tokens is ignored; an empty text still has [CLS] and [SEP].
     public func embedding(for text: String) -> [Float] {
-        let ids = tokenIDs(for: text)
+        embedding(forTokenIDs: tokenIDs(for: text))
+    }
+
+    /// The embedding of the tokens `ids`, as ``tokenIDs(for:)`` gives them: for a caller that
+    /// needed the tokens anyway (the indexer keeps a digest of them).
+    ///
+    /// - Precondition: `ids` came from ``tokenIDs(for:)`` of this encoder (a programmer error
+    ///   otherwise: they index the model's tables).
+    public func embedding(forTokenIDs ids: [Int32]) -> [Float] {
+        precondition(
+            ids.count <= maximumTokens && ids.allSatisfy { $0 >= 0 && Int($0) < tokenizer.vocabularyCount },
+            "token ids that tokenIDs(for:) did not make")
         var vector = encoder.summedHiddenStates(for: ids)
         // Normalising makes the division of the sum by the token count (the mean) redundant.
         let scale: Float

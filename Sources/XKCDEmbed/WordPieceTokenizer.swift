@@ -8,6 +8,8 @@ import Foundation
 /// scalars; `Tests/XKCDEmbedTests` holds it to that tokenizer's ids for the reference texts.
 struct WordPieceTokenizer: Sendable {
     private let vocabulary: Vocabulary
+    /// How many pieces the vocabulary holds: every id is below it.
+    var vocabularyCount: Int { vocabulary.count }
     let classifierID: Int32
     let separatorID: Int32
     private let unknownID: Int32

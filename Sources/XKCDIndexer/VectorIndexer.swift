@@ -66,15 +66,22 @@ public struct VectorIndexer: Sendable {
         importingFrom shipped: String? = nil, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
     ) async throws -> VectorReport {
         let sources = try database.vectorSources()
-        var pending: [(id: Comic.ID, passages: [String], digest: String)] = []
+        // Each comic's tokens are kept rather than its text (an explanation may run to
+        // megabytes, of which the model reads 256 tokens), and text is read a few hundred comics
+        // at a time.
+        var pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)] = []
         var current = 0
-        for document in try database.documents() {
-            let passages = Self.passages(of: document)
-            let digest = digest(of: passages)
-            if sources[document.id] == VectorSource(model: encoder.identity, textDigest: digest) {
-                current += 1
-            } else {
-                pending.append((document.id, passages, digest))
+        let ids = try database.comicIDs()
+        for start in stride(from: 0, to: ids.count, by: 256) {
+            for document in try database.documents(ids: Array(ids[start..<min(start + 256, ids.count)])) {
+                let tokens = Self.passages(of: document).map(encoder.tokenIDs(for:))
+                let digest = Self.digest(of: tokens)
+                let source = VectorSource(model: encoder.identity, textDigest: digest, dimensions: encoder.dimensions)
+                if sources[document.id] == source {
+                    current += 1
+                } else {
+                    pending.append((document.id, tokens, digest))
+                }
             }
         }
 
@@ -83,6 +90,7 @@ public struct VectorIndexer: Sendable {
             let wanted = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0.digest) })
             let usable = try ComicDatabase.vectors(inFile: shipped).filter {
                 $0.model == encoder.identity && wanted[$0.id] == $0.textDigest
+                    && $0.vector.count == encoder.dimensions && $0.vector.allSatisfy(\.isFinite)
             }
             try database.replaceVectors(usable)
             let done = Set(usable.map(\.id))
@@ -105,10 +113,10 @@ public struct VectorIndexer: Sendable {
                     guard let item = next.next() else { return }
                     group.addTask { [encoder] in
                         await Self.offTheTaskPool {
-                            item.passages.enumerated().map { index, passage in
+                            item.tokens.enumerated().map { index, tokens in
                                 ComicVector(
                                     id: item.id, passage: index, model: encoder.identity, textDigest: item.digest,
-                                    vector: encoder.embedding(for: passage))
+                                    vector: encoder.embedding(forTokenIDs: tokens))
                             }
                         }
                     }
@@ -137,12 +145,13 @@ public struct VectorIndexer: Sendable {
         }
     }
 
-    /// A digest of the tokens the model reads of `passages` (FNV-1a, 64 bits, as hex): what
-    /// decides the vectors, so that a change past the model's length limit embeds nothing again.
-    func digest(of passages: [String]) -> String {
+    /// A digest of the tokens the model reads of a comic's passages (FNV-1a, 64 bits, as hex):
+    /// what decides the vectors, so that a change past the model's length limit embeds nothing
+    /// again.
+    static func digest(of passages: [[Int32]]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for passage in passages {
-            for token in encoder.tokenIDs(for: passage) + [-1] {
+        for tokens in passages {
+            for token in tokens + [-1] {
                 withUnsafeBytes(of: token.littleEndian) { bytes in
                     for byte in bytes {
                         hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3

@@ -53,9 +53,12 @@ extension SearchEngine {
     /// The words the sentence model reads for `query`, or nil when the query is ranked by words
     /// alone: no model, a comic number, filters only, query-language structure, or a short query.
     func meaningText(of query: SearchQuery) -> String? {
-        guard sentenceModel != nil, query.exactComic == nil, query.sort == .relevance, let text = query.text,
-            text.isPlainWords(allowingExclusions: true)
-        else { return nil }
+        guard sentenceModel != nil, query.exactComic == nil, query.sort == .relevance, let typed = query.text else {
+            return nil
+        }
+        // A sentence's quoted speech is words like the others (``SearchQuery/isSentence``).
+        let text = query.isSentence ? typed.phrasesAsWords : typed
+        guard text.isPlainWords(allowingExclusions: true) else { return nil }
         let words = text.positiveTerms
         guard words.count >= Self.meaningMinimumWords else { return nil }
         return words.joined(separator: " ")
@@ -110,7 +113,16 @@ extension SearchEngine {
         // moves up, and keeps its lexical kind of match.
         let moved = Set(newcomers)
         let rest = ranking.ids[depth...].filter { !moved.contains($0) }
-        ranking.similar = moved.subtracting(ranking.ids[depth...])
+        // A newcomer holding some of the words (past the partial matches ranked) is marked so;
+        // only one holding none of them came in on its meaning alone.
+        for id in moved.subtracting(ranking.ids[depth...]) {
+            if lexical(id) > 0 { ranking.partial.insert(id) } else { ranking.similar.insert(id) }
+        }
+        // The rest keep their lexical order; their scores are put on the fused scale, so that
+        // every score of the query's results compares.
+        for id in rest {
+            fused[id] = (1 - Self.meaningWeight) * (topLexical > 0 ? min(lexical(id) / topLexical, 1) : 0)
+        }
         ranking.ids = order + rest
         ranking.fusedScores = fused
     }

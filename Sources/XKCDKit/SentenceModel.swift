@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XKCDEmbed
+import XKCDModel
 
 /// The sentence model that finds comics by what a query means, loaded the first time a query
 /// needs it: most searches (numbers, titles, filters, short queries) never do, and loading
@@ -62,7 +63,8 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
     public var reason: String {
         switch self {
         case .noModel: "no sentence model found (run `make model`, or set XKCD_SEARCH_MODEL to its directory)"
-        case .model(let error): "\(error)"
+        // A model file's own text (a tensor's name, its identity) may hold anything.
+        case .model(let error): escaped("\(error)", limit: 300)
         case .noVectors: "the index has no comic vectors for this model (run `xkcd-search index` to add them)"
         }
     }

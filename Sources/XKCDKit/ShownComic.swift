@@ -21,10 +21,20 @@ public struct ShownComic: Sendable {
 
     /// - Parameter stateDirectory: where the file goes; nil keeps the number in memory only.
     public init(stateDirectory: URL?, databasePath: String) {
+        // The file's own path, so that `--db idx.sqlite` from two directories names two indexes
+        // and `./idx.sqlite` the same one as `idx.sqlite`.
+        let databasePath = Self.resolved(databasePath)
         key = databasePath
         // FNV-1a of the path: a short name that differs per index.
         let hash = databasePath.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         file = stateDirectory?.appendingPathComponent("shown-" + String(hash, radix: 16))
+    }
+
+    /// `path` absolute and with its symbolic links resolved when the file exists, else as given.
+    private static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Memory only, for tests and in-memory indexes.

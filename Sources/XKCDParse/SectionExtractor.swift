@@ -31,6 +31,8 @@ struct SectionExtractor {
     private(set) var isIncomplete = false
     /// The comics the sections link to, each once, in the order first linked.
     private(set) var linkedComics: [Int] = []
+    /// The same comics as a set: a hostile page may hold a hundred thousand links.
+    private var linkedComicSet: Set<Int> = []
 
     private var section = Section.explanation
     private var hasSeenHeading = false
@@ -181,7 +183,7 @@ struct SectionExtractor {
         case .br, .caption, .figcaption:
             requestBreak(.line)
         case .a:
-            if let comic = ComicLink.comic(linkedBy: node), !linkedComics.contains(comic) { linkedComics.append(comic) }
+            if let comic = ComicLink.comic(linkedBy: node), linkedComicSet.insert(comic).inserted { linkedComics.append(comic) }
         default:
             break
         }

@@ -248,7 +248,7 @@ public struct Session {
               n, p                 next, prev: the comic after, before the current one
               r, l                 random, latest
               e                    explain the current comic
-              related              the comics its explanation links to, and linking to it
+              related              the comics linked to and from its explanation, and the nearest in meaning
               fav                  add the current comic to the favourites
               tag NAME…            tag the current comic (untag NAME… removes tags)
               fav add 327 sql      every command works: \(commands)

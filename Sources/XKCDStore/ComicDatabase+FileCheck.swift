@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,27 @@ extension ComicDatabase {
         case damaged
     }
 
+    /// The index files this process has opened, by their resolved paths.
+    private static let heldOpen = Mutex<Set<String>>([])
+
+    /// Remembers that this process opened the index at `path` (see ``kindOfFile(at:)``).
+    static func noteHeldOpen(_ path: String) {
+        let resolved = resolvedPath(path)
+        heldOpen.withLock { _ = $0.insert(resolved) }
+    }
+
+    private static func isHeldOpen(_ path: String) -> Bool {
+        let resolved = resolvedPath(path)
+        return heldOpen.withLock { $0.contains(resolved) }
+    }
+
+    /// `path` absolute, with its symbolic links resolved, when the file exists.
+    private static func resolvedPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The first 16 bytes of every SQLite database file.
     private static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
 
@@ -33,6 +55,10 @@ extension ComicDatabase {
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the file or its directory may not
     ///   be read.
     public static func kindOfFile(at path: String) throws(StoreError) -> FileKind {
+        // An index this process holds open is not read again: SQLite holds POSIX locks on it,
+        // and closing a descriptor of our own on the same file would drop them all (POSIX ties
+        // such locks to the process and the file, not to the descriptor).
+        if isHeldOpen(path) { return .index }
         var info = stat()
         if stat(path, &info) != 0 {
             if errno == ENOENT { return .missing }

@@ -20,7 +20,8 @@ public struct ComicVector: Sendable, Hashable {
     public var passage: Int
     /// The model's identity, so that vectors of another model are never compared with a query.
     public var model: String
-    /// A digest of the comic's whole text, so that a comic whose text changed is embedded again.
+    /// A digest of the tokens the model read of the comic's text, so that a comic whose text
+    /// changed where the model reads it is embedded again.
     public var textDigest: String
     public var vector: [Float]
 
@@ -37,10 +38,14 @@ public struct ComicVector: Sendable, Hashable {
 public struct VectorSource: Sendable, Hashable {
     public var model: String
     public var textDigest: String
+    /// The number of floats in the comic's shortest vector: one of another length is no vector
+    /// of the model's.
+    public var dimensions: Int
 
-    public init(model: String, textDigest: String) {
+    public init(model: String, textDigest: String, dimensions: Int) {
         self.model = model
         self.textDigest = textDigest
+        self.dimensions = dimensions
     }
 }
 
@@ -68,8 +73,13 @@ extension ComicDatabase {
     public func vectorSources() throws(StoreError) -> [Comic.ID: VectorSource] {
         try read { db in
             var sources: [Comic.ID: VectorSource] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT DISTINCT comicID, model, textDigest FROM comicVector") {
-                sources[row["comicID"]] = VectorSource(model: row["model"], textDigest: row["textDigest"])
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT comicID, model, textDigest, min(length(vector)) / 4 AS dimensions FROM comicVector
+                GROUP BY comicID, model, textDigest
+                """)
+            for row in rows {
+                sources[row["comicID"]] = VectorSource(
+                    model: row["model"], textDigest: row["textDigest"], dimensions: row["dimensions"])
             }
             return sources
         }
@@ -184,14 +194,17 @@ extension ComicDatabase {
         }
         do {
             return try queue.read { db in
+                // Each cell read as optional: a row of the wrong type or with a NULL is left out,
+                // not a trap (GRDB's non-optional subscript traps on them).
                 try Row.fetchAll(db, sql: "SELECT comicID, passage, model, textDigest, vector FROM comicVector").compactMap { row in
-                    guard let data = row["vector"] as Data?, data.count % MemoryLayout<Float>.size == 0 else { return nil }
+                    guard let id = row["comicID"] as Int?, let passage = row["passage"] as Int?,
+                        let model = row["model"] as String?, let digest = row["textDigest"] as String?,
+                        let data = row["vector"] as Data?, data.count % MemoryLayout<Float>.size == 0
+                    else { return nil }
                     let vector = data.withUnsafeBytes { bytes in
                         (0..<bytes.count / 4).map { bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
                     }
-                    return ComicVector(
-                        id: row["comicID"], passage: row["passage"], model: row["model"], textDigest: row["textDigest"],
-                        vector: vector)
+                    return ComicVector(id: id, passage: passage, model: model, textDigest: digest, vector: vector)
                 }
             }
         } catch {

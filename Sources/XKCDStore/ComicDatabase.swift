@@ -120,7 +120,9 @@ public struct ComicDatabase: Sendable {
             return try DatabaseQueue(path: path, configuration: configuration)
         }
         do {
-            return try ComicDatabase(writer, upgrading: upgrading)
+            let database = try ComicDatabase(writer, upgrading: upgrading)
+            noteHeldOpen(path)
+            return database
         } catch .notAnIndex {
             throw .notAnIndex(path: path)
         }

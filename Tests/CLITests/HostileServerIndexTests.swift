@@ -30,7 +30,8 @@ struct HostileServerIndexTests {
                 (FixtureServer.explainPath(1137), .body(explain149), "explanation", 1137, "the page is '149: Sandwich', not #1137's"),
             ]
             for fault in faults { server.setFault(fault.fault, forPath: fault.path) }
-            let cli = try BinaryRunner(sandbox: directory)
+            // Embedding too, as a default run does: the model's mapping counts in the peak.
+            let cli = try BinaryRunner(sandbox: directory, embeds: true)
             let db = directory.appendingPathComponent("index.sqlite").path
             let urls = ["--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString]
 

@@ -8,6 +8,14 @@ import _XKCDTestSupport
 struct SemanticSearchCommandTests {
     static let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
 
+    /// Where `make model` puts the model for the binaries built here, beside the executable's
+    /// directory, as the binary finds it.
+    static var developmentModel: URL? {
+        let model = try? BinaryRunner.locateExecutable().deletingLastPathComponent()
+            .appendingPathComponent("../share/xkcd-search/model").standardizedFileURL
+        return model.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    }
+
     @Test func aDescriptionFindsItsComicAndSaysHowEachMatched() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("search", Self.description, "--json", "--limit", "3")
@@ -26,10 +34,14 @@ struct SemanticSearchCommandTests {
         try await withBrowseSandbox { sandbox in
             var directory = model
             if model == "damaged" {
-                // A model directory whose weights file is cut short.
+                // A copy of the real model whose weights file is cut short.
+                let real = try #require(ProcessInfo.processInfo.environment["XKCD_SEARCH_MODEL"].map(URL.init(fileURLWithPath:))
+                    ?? Self.developmentModel, "no model to copy: run `make model`")
                 let damaged = sandbox.directory.appendingPathComponent("model")
-                try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
-                try Data(repeating: 7, count: 100).write(to: damaged.appendingPathComponent("model.safetensors"))
+                try FileManager.default.copyItem(at: real, to: damaged)
+                let weights = try FileHandle(forWritingTo: damaged.appendingPathComponent("model.safetensors"))
+                try weights.truncate(atOffset: 4096)
+                try weights.close()
                 directory = damaged.path
             }
             let output = try await sandbox.run("search", Self.description, environment: ["XKCD_SEARCH_MODEL": directory])
@@ -38,6 +50,7 @@ struct SemanticSearchCommandTests {
             #expect(output.stderrLines.count == 1, "\(output)")
             #expect(output.stderr.contains("semantic search is off"), "\(output)")
             #expect(output.stderr.contains("searching by words only"), "\(output)")
+            #expect(output.stderr.contains(model == "damaged" ? "is damaged" : "no sentence-embedding model"), "\(output)")
 
             // A short query, or one whose words settle it (an exact title), never asks the model,
             // so it says nothing.

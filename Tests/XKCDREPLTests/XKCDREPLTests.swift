@@ -166,7 +166,7 @@ struct SessionTests {
     @Test func quitEndsTheSession() async throws {
         let result = try await run([":help", ":quit", "stats"])
         #expect(result.transcript.output.contains("more, or Enter"))
-        #expect(result.transcript.output.contains("related              the comics its explanation links to"))
+        #expect(result.transcript.output.contains("related              the comics linked to and from its explanation"))
         #expect(result.calls.isEmpty)
     }
 

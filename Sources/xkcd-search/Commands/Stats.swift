@@ -52,7 +52,7 @@ extension XKCDSearch {
                 comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
-                by meaning:    \(semantic.problem.map { "off (\($0.reason))" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(semantic.model ?? ""))")
+                by meaning:    \(semantic.problem.map { "off (\($0.reason))" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(escaped(semantic.model ?? "")))")
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)))
                 """)
