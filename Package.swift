@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "XKCDQuery", targets: ["XKCDQuery"]),
         .library(name: "XKCDModel", targets: ["XKCDModel"]),
         .library(name: "XKCDEmbed", targets: ["XKCDEmbed"]),
+        .library(name: "XKCDImage", targets: ["XKCDImage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -42,7 +43,18 @@ let package = Package(
             name: "COpenBLAS",
             providers: [.apt(["libopenblas-dev"])]
         ),
+        // Images to terminal output, for XKCDImage only (docs/images.md).
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev"])]
+        ),
+        // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
+        .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
+        // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
+        // xkcd-search-index alone, so that nothing of it loads with a search.
+        .target(name: "XKCDImage", dependencies: ["CChafa", "CSTBImage"]),
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
         // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
         // slower unoptimised, and the tests and debug binaries embed real comics with it.
@@ -98,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search-index",
             dependencies: [
-                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed", "XKCDImage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -115,6 +127,7 @@ let package = Package(
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDEmbedTests", dependencies: ["XKCDEmbed", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDImageTests", dependencies: ["XKCDImage", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
