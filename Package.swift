@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -157,12 +157,28 @@ struct PageOptions: ParsableArguments {
     @Flag(help: "Print JSON: num, title, date, alt, img, url, explainUrl, transcript, categories, ….")
     var json = false
 
-    /// Prints a comic page as text or JSON.
+    @OptionGroup(title: "Image") var image: ImageOptions
+
+    /// Prints a comic page as text or JSON; the image first, where it can be drawn.
     func print(_ page: ComicPage) throws {
         if json {
             try printJSON(ComicJSON(page: page, withExplanation: explain))
         } else {
+            if image.drawsImage { drawImage(of: page.comic, options: image) }
             Swift.print(Renderer.standard.page(page, withExplanation: explain))
         }
+    }
+}
+
+/// Runs `xkcd-search-index draw-image` on this terminal: the image code and the network stack
+/// stay out of this executable. A failure is one line; the text is printed anyway.
+func drawImage(of comic: Comic, options: ImageOptions) {
+    fflush(nil)  // what was printed comes before the image
+    do {
+        try IndexerExecutable.locate().run(arguments: ["draw-image", String(comic.id), comic.imageURL] + options.arguments)
+    } catch let status as ExitCode {
+        Terminal.printError("no image: \(IndexerExecutable.name) draw-image stopped with status \(status.rawValue)")
+    } catch {
+        Terminal.printError("no image: \(error)")
     }
 }

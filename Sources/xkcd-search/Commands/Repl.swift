@@ -23,12 +23,13 @@ extension XKCDSearch {
                 """)
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Images (the session's defaults for show, next, prev, latest, random)") var image: ImageOptions
 
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
             // and its reads see a schema another process changed (GRDB checks it on each one).
             let library = Library(database: try global.openDatabase(connections: .pool))
-            let host = REPLHost(global: global).makeCommandHost()
+            let host = REPLHost(global: global, image: image).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive
                 ? LineEditor(
