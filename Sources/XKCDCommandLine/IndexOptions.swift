@@ -39,7 +39,7 @@ public struct IndexOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds before a request is given up and retried.", valueName: "seconds"))
     public var timeout: Double = 30
 
-    @Flag(help: "Then fetch every comic image not yet kept in $XDG_CACHE_HOME/xkcd-search/images (about 0.1 GB for all).")
+    @Flag(help: "Then fetch every comic image not yet kept in $XDG_CACHE_HOME/xkcd-search/images (0.15 to 0.36 GB for every comic).")
     public var images = false
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))

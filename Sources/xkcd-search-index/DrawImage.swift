@@ -23,11 +23,16 @@ struct DrawImage: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let source = HTTPComicSource(configuration: .init(), logger: global.makeLogger())
-        let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: options.imageURL)!)
         let decoded: DecodedImage
         do {
-            decoded = try ImageDecoder.decode(try await fetcher.image(comic: comic, imageURL: img))
+            // The network stack is set up only when the image is not kept.
+            var data = cache.image(comic: comic, imageURL: img)
+            if data == nil {
+                let source = HTTPComicSource(configuration: .init(), logger: global.makeLogger())
+                let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: options.imageURL)!)
+                data = try await fetcher.image(comic: comic, imageURL: img)
+            }
+            decoded = try ImageDecoder.decode(data!)
         } catch {
             if error is ImageError { cache.remove(comic: comic, imageURL: img) }  // fetched again next time
             return Terminal.printError("no image: \(error)")
