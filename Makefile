@@ -88,10 +88,12 @@ model: deps
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
 
-# Two executables: xkcd-search, and xkcd-search-index beside it, which `xkcd-search index` runs.
+# Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
+# xkcd-search-image, which draws the comics `show` shows.
 build: static-libs model
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
+	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 	@mkdir -p $(SNAPSHOT_DIR)

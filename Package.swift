@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "xkcd-search", targets: ["xkcd-search"]),
         .executable(name: "xkcd-search-index", targets: ["xkcd-search-index"]),
+        .executable(name: "xkcd-search-image", targets: ["xkcd-search-image"]),
         .library(name: "XKCDKit", targets: ["XKCDKit"]),
         .library(name: "XKCDIndexer", targets: ["XKCDIndexer"]),
         .library(name: "XKCDParse", targets: ["XKCDParse"]),
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
         // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
-        // xkcd-search-index alone, so that nothing of it loads with a search.
+        // xkcd-search-image alone, so that nothing of it loads with a search.
         .target(name: "XKCDImage", dependencies: ["CChafa", "CSTBImage"]),
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
         // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
@@ -110,9 +111,20 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search-index",
             dependencies: [
-                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed", "XKCDImage",
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `show` runs this executable, found beside `xkcd-search`, to draw a kept image: it links
+        // the image code, which searches must not load, and not the network stack, which made
+        // xkcd-search-index take 14 ms to start (docs/images.md).
+        .executableTarget(
+            name: "xkcd-search-image",
+            dependencies: [
+                "XKCDCommandLine", "XKCDImage", "XKCDKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
         ),
         .target(
             name: "_XKCDTestSupport",

@@ -8,8 +8,8 @@ import Glibc
 
 /// How `show`, `latest`, `random`, `next` and `prev` draw the comic above its text.
 ///
-/// `xkcd-search` decides whether to draw; `xkcd-search-index draw-image` fetches, decodes and
-/// draws, so that nothing of image support is linked into a search.
+/// `xkcd-search` decides whether to draw; `xkcd-search-index fetch-image` fetches and
+/// `xkcd-search-image` decodes and draws, so that nothing of image support is linked into a search.
 public struct ImageOptions: ParsableArguments {
     /// auto, always, never: as `--color`.
     public typealias Mode = Terminal.ColorChoice
@@ -61,7 +61,7 @@ public struct ImageOptions: ParsableArguments {
         if imageURL == Self.defaultImageURL { imageURL = session.imageURL }
     }
 
-    /// The options again, for `xkcd-search-index draw-image`.
+    /// The options again, for `xkcd-search-image`.
     public var arguments: [String] {
         ["--image-format", imageFormat.rawValue, "--image-url", imageURL] + (imageSize.map { ["--image-size", $0] } ?? [])
     }

@@ -174,10 +174,10 @@ struct PageOptions: ParsableArguments {
     }
 }
 
-/// Runs `xkcd-search-index draw-image` on this terminal: the image code and the network stack
-/// stay out of this executable. A failure is one line; the text is printed anyway.
-///
-/// posix_spawn rather than Foundation's Process, whose set-up took 40 ms of system time.
+/// Draws the comic on this terminal through the executables beside this one, so that neither
+/// the image code nor the network stack is linked here: `xkcd-search-index fetch-image` when the
+/// image is not kept yet, then `xkcd-search-image`. A failure is one line (the child's, or this
+/// one's); the text is printed anyway.
 func drawImage(of comic: Comic, options: ImageOptions) {
     fflush(nil)  // what was printed comes before the image
     let indexer: IndexerExecutable
@@ -186,14 +186,27 @@ func drawImage(of comic: Comic, options: ImageOptions) {
     } catch {
         return Terminal.printError("no image: \(error)")
     }
-    let arguments = [indexer.path, "draw-image", String(comic.id), comic.imageURL] + options.arguments
-    let argv = arguments.map { strdup($0) } + [nil]
+    let id = String(comic.id)
+    if !ImageCache(directory: Paths().imagesDirectory).contains(comic: comic.id, imageURL: comic.imageURL) {
+        guard spawn(indexer.path, ["fetch-image", id, comic.imageURL, "--image-url", options.imageURL]) == 0 else { return }
+    }
+    let drawer = URL(fileURLWithPath: indexer.path).deletingLastPathComponent().appendingPathComponent("xkcd-search-image").path
+    _ = spawn(drawer, [id, comic.imageURL] + options.arguments)
+}
+
+/// Runs `path` with this process's terminal and environment and waits: posix_spawn rather than
+/// Foundation's Process, whose set-up took 40 ms of system time. Returns the exit status, or -1
+/// after saying why it could not start.
+private func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, indexer.path, nil, nil, argv, environ)
+    let spawned = posix_spawn(&pid, path, nil, nil, argv, environ)
     guard spawned == 0 else {
-        return Terminal.printError("no image: could not start \(indexer.path): \(String(cString: strerror(spawned)))")
+        Terminal.printError("no image: could not start \(path): \(String(cString: strerror(spawned)))")
+        return -1
     }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
 }

@@ -195,7 +195,9 @@ struct IndexingCommandTests {
         }
         let indexer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-index")
         #expect(try sharedLibraries(of: indexer).contains { $0.hasPrefix("libxml2") })
-        #expect(try sharedLibraries(of: indexer).contains { $0.hasPrefix("libchafa") }, "images are drawn by the indexer")
+        let drawer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-image")
+        #expect(try sharedLibraries(of: drawer).contains { $0.hasPrefix("libchafa") }, "images are drawn by xkcd-search-image")
+        #expect(try !sharedLibraries(of: drawer).contains { $0.hasPrefix("libcurl") }, "which fetches nothing")
     }
 
     @Test func indexInTheREPLRunsTheIndexerAndTheSessionGoesOn() async throws {
