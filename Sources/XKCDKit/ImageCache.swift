@@ -1,9 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The comics' images kept on disk, one file a comic: `327-exploits_of_a_mom.png`.
 ///
-/// Each file is written whole or not at all (a temporary file renamed), so a run that is killed
-/// leaves no half image behind, and the next one fetches only what is missing.
+/// Each file is written whole or not at all (a temporary `.NAME.PID.partial` renamed), so a run
+/// that is killed leaves no half image behind, and the next one fetches only what is missing.
 public struct ImageCache: Sendable {
     public var directory: URL
 
@@ -33,7 +37,13 @@ public struct ImageCache: Sendable {
     public func keep(_ data: Data, comic id: Int, imageURL: String) throws {
         guard let name = Self.fileName(comic: id, imageURL: imageURL) else { return }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try data.write(to: directory.appendingPathComponent(name), options: .atomic)
+        let temporary = directory.appendingPathComponent(".\(name).\(getpid()).partial")
+        try data.write(to: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
     }
 
     public func remove(comic id: Int, imageURL: String) {

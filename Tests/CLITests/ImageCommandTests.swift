@@ -4,7 +4,9 @@ import _XKCDTestSupport
 
 /// Images through the built binaries: drawn above the text, fetched from the fixture server in
 /// imgs.xkcd.com's shape, kept in the sandbox's XDG cache, and one line when there is none.
-@Suite("comic images: show, the cache, index --images and failures")
+// Serialized: each test runs several processes, and the suite runs beside others whose indexing
+// runs have a time limit.
+@Suite("comic images: show, the cache, index --images and failures", .serialized)
 struct ImageCommandTests {
     /// A browse sandbox with the fixture server for images.
     struct ImageSandbox {
@@ -161,7 +163,9 @@ struct ImageCommandTests {
             var kept: [String] = []
             while kept.isEmpty, child.isRunning, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
-                kept = (try? FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path)) ?? []
+                // Not the temporary file an image is written to before it is renamed.
+                kept = ((try? FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path)) ?? [])
+                    .filter { !$0.hasPrefix(".") }
             }
             #expect(child.isRunning, "the run finished before it could be killed")
             child.kill(SIGKILL)
