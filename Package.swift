@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "xkcd-search", targets: ["xkcd-search"]),
         .executable(name: "xkcd-search-index", targets: ["xkcd-search-index"]),
+        .executable(name: "xkcd-search-image", targets: ["xkcd-search-image"]),
         .library(name: "XKCDKit", targets: ["XKCDKit"]),
         .library(name: "XKCDIndexer", targets: ["XKCDIndexer"]),
         .library(name: "XKCDParse", targets: ["XKCDParse"]),
@@ -13,6 +14,7 @@ let package = Package(
         .library(name: "XKCDQuery", targets: ["XKCDQuery"]),
         .library(name: "XKCDModel", targets: ["XKCDModel"]),
         .library(name: "XKCDEmbed", targets: ["XKCDEmbed"]),
+        .library(name: "XKCDImage", targets: ["XKCDImage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -48,7 +50,18 @@ let package = Package(
             name: "COpenBLAS",
             providers: [.apt(["libopenblas-dev"])]
         ),
+        // Images to terminal output, for XKCDImage only (docs/images.md).
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev"])]
+        ),
+        // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
+        .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
+        // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
+        // xkcd-search-image alone, so that nothing of it loads with a search.
+        .target(name: "XKCDImage", dependencies: ["CChafa", "CSTBImage"]),
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
         // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
         // slower unoptimised, and the tests and debug binaries embed real comics with it.
@@ -75,7 +88,7 @@ let package = Package(
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -108,6 +121,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `show` runs this executable, found beside `xkcd-search`, to draw a kept image: it links
+        // the image code, which searches must not load, and not the network stack, which made
+        // xkcd-search-index take 14 ms to start (docs/images.md).
+        .executableTarget(
+            name: "xkcd-search-image",
+            dependencies: [
+                "XKCDCommandLine", "XKCDImage", "XKCDKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
+        ),
         .target(
             name: "_XKCDTestSupport",
             dependencies: [
@@ -121,6 +145,7 @@ let package = Package(
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDEmbedTests", dependencies: ["XKCDEmbed", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDImageTests", dependencies: ["XKCDImage", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",

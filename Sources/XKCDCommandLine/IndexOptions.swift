@@ -42,6 +42,12 @@ public struct IndexOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds before a request is given up and retried.", valueName: "seconds"))
     public var timeout: Double = 30
 
+    @Flag(help: "Then fetch every comic image not yet kept in $XDG_CACHE_HOME/xkcd-search/images (0.15 to 0.36 GB for every comic).")
+    public var images = false
+
+    @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
+    public var imageURL = "https://imgs.xkcd.com"
+
     @Flag(help: "Print the summary as JSON.")
     public var json = false
 
@@ -51,10 +57,8 @@ public struct IndexOptions: ParsableArguments {
         guard concurrency >= 1, concurrency <= 16 else {
             throw ValidationError("--concurrency must be between 1 and 16")
         }
-        for (name, value) in [("--xkcd-url", xkcdURL), ("--explain-url", explainURL)] {
-            guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ValidationError("\(name) must be an http or https URL, not '\(value)'")
-            }
+        for (name, value) in [("--xkcd-url", xkcdURL), ("--explain-url", explainURL), ("--image-url", imageURL)] {
+            try ImageOptions.validateBaseURL(value, option: name)
         }
         if let vectors, !FileManager.default.fileExists(atPath: vectors) {
             throw ValidationError("--vectors \(vectors): no such file")

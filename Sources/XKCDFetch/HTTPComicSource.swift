@@ -157,6 +157,12 @@ public struct HTTPComicSource: ComicSource {
         return .page(response)
     }
 
+    /// A comic's image (the JSON's `img`, or the same path on another host); nil for HTTP 404.
+    /// Fetched like the rest: the same retries, per-host limit and User-Agent.
+    public func image(at url: URL) async throws -> RawResponse? {
+        try await fetch(url, label: url.path, notFoundMeansAbsent: true) { _, _ throws(FetchError) in }?.response
+    }
+
     // MARK: - The retry loop
 
     /// GETs `url` until it succeeds, the answer is final, or the tries run out.

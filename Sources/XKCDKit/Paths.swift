@@ -31,6 +31,9 @@ public struct Paths: Sendable, Equatable {
         cacheDirectory = URL(fileURLWithPath: joined(base("XDG_CACHE_HOME", ".cache"), "xkcd-search"), isDirectory: true)
         stateDirectory = URL(fileURLWithPath: joined(base("XDG_STATE_HOME", ".local/state"), "xkcd-search"), isDirectory: true)
     }
+
+    /// `$XDG_CACHE_HOME/xkcd-search/images/`: the comics' images, fetched when first shown.
+    public var imagesDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
 }
 
 private func joined(_ directory: String, _ name: String) -> String {

@@ -7,7 +7,6 @@ import XKCDKit
 
 /// `xkcd-search index`: the only executable that links the network stack and the HTML parser.
 /// `xkcd-search` checks the arguments, then runs this one with them.
-@main
 struct XKCDSearchIndex: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search index",
@@ -96,7 +95,8 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             throw ExitCode(130)
         }
         print(options.json ? try IndexSummary(report, vectors: vectors, database: database).jsonString() : IndexSummary.text(report, vectors: vectors))
-        if !report.failures.isEmpty { throw ExitCode(3) }
+        let images = options.images ? try await fetchImages(database) : nil
+        if !report.failures.isEmpty || images?.failures.isEmpty == false { throw ExitCode(3) }
     }
 
     /// Brings the comics' sentence vectors up to date; without a usable model the index is

@@ -31,13 +31,27 @@ extension XKCDSearch.Fav.Export: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Import: CarriesGlobalOptions {}
 extension XKCDSearch.Repl: CarriesGlobalOptions {}
 
+/// Commands that show a comic page, so the REPL can hand them its image options.
+protocol ShowsComicPage: ParsableCommand {
+    var output: PageOptions { get set }
+}
+
+extension XKCDSearch.Show: ShowsComicPage {}
+extension XKCDSearch.Next: ShowsComicPage {}
+extension XKCDSearch.Prev: ShowsComicPage {}
+extension XKCDSearch.Latest: ShowsComicPage {}
+extension XKCDSearch.Random: ShowsComicPage {}
+
 /// The command line as the REPL sees it: the same parser, the same output.
 struct REPLHost {
     var global: GlobalOptions
+    /// `repl --image …`: the defaults of the pages the session shows.
+    var image: ImageOptions?
 
     func makeCommandHost() -> CommandHost {
         let database = global.db
         let isVerbose = global.verbose
+        let imageArguments = image.map { ["--image", $0.image.rawValue] + $0.arguments }  // Sendable
         return CommandHost(
             root: Self.commandTree,
             parse: { arguments in
@@ -47,6 +61,10 @@ struct REPLHost {
                         if carrier.global.db == nil { carrier.global.db = database }
                         if isVerbose { carrier.global.verbose = true }
                         command = carrier
+                    }
+                    if let imageArguments, var page = command as? any ShowsComicPage {
+                        page.output.image.takeDefaults(from: try ImageOptions.parse(imageArguments))
+                        command = page
                     }
                     if let index = command as? XKCDSearch.Index {
                         let forwarded = index.indexerArguments(typed: XKCDSearch.Index.arguments(in: arguments))

@@ -190,11 +190,14 @@ struct IndexingCommandTests {
         let cli = try BinaryRunner(sandbox: FileManager.default.temporaryDirectory)
         let libraries = try sharedLibraries(of: cli.executable)
         #expect(libraries.contains { $0.hasPrefix("libsqlite3") }, "ldd works and lists SQLite: \(libraries)")
-        for unwanted in ["libcurl", "libxml2", "libFoundationNetworking", "libicu"] {
+        for unwanted in ["libcurl", "libxml2", "libFoundationNetworking", "libicu", "libchafa", "libglib"] {
             #expect(!libraries.contains { $0.hasPrefix(unwanted) }, "\(unwanted) in \(libraries)")
         }
         let indexer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-index")
         #expect(try sharedLibraries(of: indexer).contains { $0.hasPrefix("libxml2") })
+        let drawer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-image")
+        #expect(try sharedLibraries(of: drawer).contains { $0.hasPrefix("libchafa") }, "images are drawn by xkcd-search-image")
+        #expect(try !sharedLibraries(of: drawer).contains { $0.hasPrefix("libcurl") }, "which fetches nothing")
     }
 
     @Test func indexInTheREPLRunsTheIndexerAndTheSessionGoesOn() async throws {

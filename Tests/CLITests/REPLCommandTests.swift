@@ -71,7 +71,7 @@ struct REPLCommandTests {
                 import os, sys, time, pexpect
                 binary, db, state = sys.argv[1:4]
                 env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
-                p = pexpect.spawn(binary, ["repl", "--db", db], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+                p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
                 p.expect_exact("xkcd> ")
                 p.send("sta\t")                        # completes to "stats "
                 p.expect_exact("ts ")

@@ -13,6 +13,7 @@ import Synchronization
 /// | `GET /info.0.json` | `xkcd/info.0.json` (or comic `latest`'s file) |
 /// | `GET /N/info.0.json` | `xkcd/N/info.0.json`, or 404 |
 /// | `GET /wiki/api.php?action=parse&page=N&format=json&formatversion=2…` | `explainxkcd/api/N.json`, or 200 `missingtitle` |
+/// | `GET /comics/NAME` (imgs.xkcd.com's shape) | `Fixtures/images/NAME`, or 404 |
 ///
 /// ```swift
 /// let server = FixtureServer()
@@ -64,6 +65,7 @@ public final class FixtureServer: Sendable {
     public enum Site: Sendable, Hashable {
         case xkcd
         case explain
+        case images
     }
 
     /// One request as the server saw it.
@@ -78,6 +80,8 @@ public final class FixtureServer: Sendable {
 
     /// The corpus directory served.
     public let corpus: URL
+    /// The images directory served.
+    public let images: URL
     private let state: Mutex<State>
 
     private struct State: Sendable {
@@ -95,8 +99,10 @@ public final class FixtureServer: Sendable {
     /// - Parameters:
     ///   - corpus: A directory laid out like `Fixtures/corpus` (the default).
     ///   - latest: The comic `/info.0.json` returns; nil serves `xkcd/info.0.json` as it is.
-    public init(corpus: URL = Fixtures.corpusURL, latest: Int? = nil) {
+    ///   - images: The directory `/comics/NAME` serves.
+    public init(corpus: URL = Fixtures.corpusURL, latest: Int? = nil, images: URL = Fixtures.imagesURL) {
         self.corpus = corpus
+        self.images = images
         self.state = Mutex(State(latest: latest))
     }
 
@@ -116,6 +122,9 @@ public final class FixtureServer: Sendable {
 
     /// "/wiki/api.php?page=327": the log key of any `action=parse` request for comic 327.
     public static func explainPath(_ id: Int) -> String { "/wiki/api.php?page=\(id)" }
+
+    /// "/comics/exploits_of_a_mom.png": an image, as imgs.xkcd.com serves it.
+    public static func imagePath(_ name: String) -> String { "/comics/\(name)" }
 
     // MARK: Life cycle
 
@@ -228,6 +237,7 @@ public final class FixtureServer: Sendable {
         case latest
         case comic(Int)
         case explain(Int)
+        case image(String)
         case badRequest(String)
         case unknown
     }
@@ -245,6 +255,9 @@ public final class FixtureServer: Sendable {
             return (.explain(id), Self.explainPath(id), .explain)
         }
         if path == Self.latestPath { return (.latest, path, .xkcd) }
+        if path.hasPrefix("/comics/"), let name = path.split(separator: "/").last, path.count > 8, !name.hasPrefix(".") {
+            return (.image(String(name)), path, .images)
+        }
         let parts = path.split(separator: "/")
         if parts.count == 2, parts[1] == "info.0.json", let id = Int(parts[0]) {
             return (.comic(id), Self.comicPath(id), .xkcd)
@@ -357,6 +370,11 @@ public final class FixtureServer: Sendable {
             return file("xkcd/\(id)/info.0.json") ?? Self.text("404 Not Found\n", status: 404)
         case .explain(let id):
             return file("explainxkcd/api/\(id).json") ?? Self.json(Self.missingTitle)
+        case .image(let name):
+            guard let data = try? Data(contentsOf: images.appendingPathComponent(name)) else {
+                return Self.text("404 Not Found\n", status: 404)
+            }
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/\(name.split(separator: ".").last ?? "png")"], body: data)
         case .badRequest(let message):
             let body = #"{"error":{"code":"badrequest","info":"\#(message)"}}"#
             return Self.json(Data(body.utf8), status: 400)

@@ -72,3 +72,15 @@ extension Fixtures {
         Bundle.module.resourceURL!.appendingPathComponent("Fixtures/embedding-reference.json")
     }
 }
+
+extension Fixtures {
+    /// Real comic images under their imgs.xkcd.com names, and two made for failures
+    /// (`Fixtures/images/SOURCES.md`).
+    public static var imagesURL: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Fixtures/images", isDirectory: true)
+    }
+
+    public static func image(_ name: String) throws -> Data {
+        try Data(contentsOf: imagesURL.appendingPathComponent(name))
+    }
+}

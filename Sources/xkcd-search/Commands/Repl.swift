@@ -23,6 +23,7 @@ extension XKCDSearch {
                 """)
 
         @OptionGroup var global: GlobalOptions
+        @OptionGroup(title: "Images (the session's defaults for show, next, prev, latest, random)") var image: ImageOptions
 
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
@@ -30,7 +31,7 @@ extension XKCDSearch {
             let library = Library(
                 database: try global.openDatabase(connections: .pool),
                 shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath))
-            let host = REPLHost(global: global).makeCommandHost()
+            let host = REPLHost(global: global, image: image).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive
                 ? LineEditor(

@@ -27,6 +27,9 @@ extension XKCDSearch {
             var semanticSearch: Bool
             var semanticModel: String?
             var embeddedComics: Int
+            /// Images kept in the cache, and their size.
+            var images: Int
+            var imageBytes: Int
         }
 
         func run() throws {
@@ -38,12 +41,13 @@ extension XKCDSearch {
                 return total + size
             }
             let semantic = try SentenceModel.located().status(of: database)
+            let images = ImageCache(directory: global.paths.imagesDirectory).usage()
             let output = Output(
                 comics: stats.comics, latest: stats.latest, explained: stats.explained,
                 incomplete: stats.incompleteExplanations, unexplained: stats.comics - stats.explained,
                 favourites: stats.favourites, tags: stats.tags, lastUpdate: stats.lastUpdate,
                 database: path, databaseBytes: bytes, semanticSearch: semantic.isOn, semanticModel: semantic.model,
-                embeddedComics: semantic.embeddedComics)
+                embeddedComics: semantic.embeddedComics, images: images.images, imageBytes: images.bytes)
             if json {
                 try printJSON(output)
                 return
@@ -53,6 +57,7 @@ extension XKCDSearch {
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
                 by meaning:    \(semantic.problem.map { "off (\($0.reason))" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(escaped(semantic.model ?? "")))")
+                images kept:   \(images.images) (\(ByteCountFormatter.string(fromByteCount: Int64(images.bytes), countStyle: .file)))
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)))
                 """)

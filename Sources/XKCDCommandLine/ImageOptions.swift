@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import XKCDKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `show`, `latest`, `random`, `next` and `prev` draw the comic above its text.
+///
+/// `xkcd-search` decides whether to draw; `xkcd-search-index fetch-image` fetches and
+/// `xkcd-search-image` decodes and draws, so that nothing of image support is linked into a search.
+public struct ImageOptions: ParsableArguments {
+    /// auto, always, never: as `--color`.
+    public typealias Mode = Terminal.ColorChoice
+
+    public enum Format: String, CaseIterable, Sendable, SpelledOutArgument {
+        case auto, kitty, iterm, sixel, symbols
+    }
+
+    @Option(help: ArgumentHelp(
+        "Draw the comic above the text: auto (when standard output is a terminal), always, never.", valueName: "when"))
+    public var image: Mode = .auto
+
+    @Option(help: ArgumentHelp(
+        "kitty, iterm, sixel or symbols (Unicode blocks); auto asks the terminal's environment.", valueName: "format"))
+    public var imageFormat: Format = .auto
+
+    @Option(help: ArgumentHelp(
+        "The most room the image may take, COLUMNSxROWS (default: the terminal's width, two screens high).",
+        valueName: "size"))
+    public var imageSize: String?
+
+    @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
+    public var imageURL = defaultImageURL
+    public static let defaultImageURL = "https://imgs.xkcd.com"
+
+    public init() {}
+
+    public func validate() throws {
+        if let imageSize, Self.size(imageSize) == nil {
+            throw ValidationError("--image-size must be COLUMNSxROWS, such as 120x80, not '\(imageSize)'")
+        }
+        try Self.validateBaseURL(imageURL, option: "--image-url")
+    }
+
+    /// Whether to draw: `auto` on a terminal (not a dumb one), never on a pipe.
+    public var drawsImage: Bool {
+        switch image {
+        case .always: true
+        case .never: false
+        case .auto: Terminal.isStandardOutputATerminal && environmentVariable("TERM") != "dumb"
+        }
+    }
+
+    /// Takes `session`'s value for each option left at its default (the REPL's `repl --image …`).
+    public mutating func takeDefaults(from session: ImageOptions) {
+        if image == .auto { image = session.image }
+        if imageFormat == .auto { imageFormat = session.imageFormat }
+        if imageSize == nil { imageSize = session.imageSize }
+        if imageURL == Self.defaultImageURL { imageURL = session.imageURL }
+    }
+
+    /// The options again, for `xkcd-search-image`.
+    public var arguments: [String] {
+        ["--image-format", imageFormat.rawValue, "--image-url", imageURL] + (imageSize.map { ["--image-size", $0] } ?? [])
+    }
+
+    /// The room for the image: `--image-size`, or the terminal's width and twice its height (80×24
+    /// when it is not a terminal), with the cell size in pixels when the terminal reports it.
+    public var box: (columns: Int, rows: Int, cellWidth: Int?, cellHeight: Int?) {
+        var size = winsize()
+        let isTerminal = Terminal.isStandardOutputATerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
+            && size.ws_col > 0 && size.ws_row > 0
+        let (columns, rows) = isTerminal ? (Int(size.ws_col), Int(size.ws_row)) : (Terminal.width ?? 80, 24)
+        let reportsPixels = isTerminal && size.ws_xpixel > 0 && size.ws_ypixel > 0
+        let cellWidth = reportsPixels ? Int(size.ws_xpixel) / columns : nil
+        let cellHeight = reportsPixels ? Int(size.ws_ypixel) / rows : nil
+        if let asked = imageSize.flatMap(Self.size) {
+            return (asked.columns, asked.rows, cellWidth, cellHeight)
+        }
+        return (columns, rows * 2 - 2, cellWidth, cellHeight)
+    }
+
+    static func size(_ text: String) -> (columns: Int, rows: Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let columns = Int(parts[0]), let rows = Int(parts[1]),
+            (1...2000).contains(columns), (1...4000).contains(rows)
+        else { return nil }
+        return (columns, rows)
+    }
+
+    static func validateBaseURL(_ value: String, option: String) throws {
+        guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("\(option) must be an http or https URL, not '\(value)'")
+        }
+    }
+}
+
+/// An option's values spelled out, as `Terminal.ColorChoice` does: ArgumentParser's defaults
+/// describe each case through `String(describing:)`, whose dynamic casts cost start-up time.
+public protocol SpelledOutArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
+
+extension SpelledOutArgument {
+    public var defaultValueDescription: String { rawValue }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    public static var allValueDescriptions: [String: String] { [:] }
+    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}

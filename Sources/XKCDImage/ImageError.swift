@@ -1,0 +1,20 @@
+/// Why an image cannot be drawn. Messages are short and lowercase, for one line after "no image: ".
+public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The bytes are not a PNG, JPEG or GIF.
+    case unknownFormat
+    /// The header is readable but the pixels are not ("corrupt JPEG", "bad zlib header"…).
+    case damaged(reason: String)
+    /// More pixels than ``ImageDecoder/maxPixels``: decoding would take too much memory.
+    case tooLarge(width: Int, height: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .unknownFormat:
+            "the file is not a PNG, JPEG or GIF image"
+        case .damaged(let reason):
+            "the image is damaged (\(reason))"
+        case let .tooLarge(width, height, limit):
+            "the image is too large to decode (\(width)×\(height) pixels; the limit is \(limit / 1_000_000) million)"
+        }
+    }
+}

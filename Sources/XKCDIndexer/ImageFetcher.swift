@@ -1,0 +1,136 @@
+import Foundation
+import XKCDFetch
+import XKCDKit
+import XKCDModel
+
+/// Why a comic's image cannot be had. Short, lowercase, one line after "no image: ".
+public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The comic's `img` names no image (#1608 and #1663, both interactive).
+    case noImage(comic: Comic.ID)
+    /// The server answered 404.
+    case notFound(url: String)
+    /// No network, a timeout, a 5xx on every try…
+    case fetchFailed(reason: String)
+
+    public var description: String {
+        switch self {
+        case .noImage(let id):
+            "#\(id) has no image of its own: it is an interactive comic, at https://xkcd.com/\(id)/"
+        case .notFound(let url):
+            "\(url) does not exist (HTTP 404)"
+        case .fetchFailed(let reason):
+            reason
+        }
+    }
+}
+
+/// What ``ImageFetcher/fetchMissing(_:width:progress:)`` did.
+public struct ImageReport: Sendable {
+    public var fetched = 0
+    public var alreadyKept = 0
+    /// Comics with no image, and images the server does not have (404): asking again will not help.
+    public var unavailable: [Comic.ID] = []
+    /// Failed this run (network, 5xx, could not write); the next run asks again.
+    public var failures: [(id: Comic.ID, reason: String)] = []
+}
+
+/// Fetches comic images through ``HTTPComicSource`` into an ``ImageCache``, once each.
+///
+/// The image is asked for at the `img` URL's path under `baseURL` (imgs.xkcd.com, or a test
+/// server). The `_2x` versions are not asked for: docs/images.md says why.
+public struct ImageFetcher: Sendable {
+    public var source: HTTPComicSource
+    public var cache: ImageCache
+    public var baseURL: URL
+
+    public init(source: HTTPComicSource, cache: ImageCache, baseURL: URL) {
+        self.source = source
+        self.cache = cache
+        self.baseURL = baseURL
+    }
+
+    /// The kept image, or else the image fetched now and kept.
+    public func image(comic id: Comic.ID, imageURL: String) async throws(ImageUnavailable) -> Data {
+        if let kept = cache.image(comic: id, imageURL: imageURL) { return kept }
+        let data = try await fetch(comic: id, imageURL: imageURL)
+        try? cache.keep(data, comic: id, imageURL: imageURL)  // shown even when it cannot be kept
+        return data
+    }
+
+    /// Fetches the images the cache lacks, `width` at a time (the source limits each host too).
+    public func fetchMissing(
+        _ comics: [(id: Comic.ID, imageURL: String)], width: Int,
+        progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
+    ) async -> ImageReport {
+        var report = ImageReport()
+        let missing = comics.filter { comic in
+            guard ImageCache.fileName(comic: comic.id, imageURL: comic.imageURL) != nil else {
+                report.unavailable.append(comic.id)
+                return false
+            }
+            if cache.contains(comic: comic.id, imageURL: comic.imageURL) {
+                report.alreadyKept += 1
+                return false
+            }
+            return true
+        }
+        var state = IndexProgress(completed: 0, total: missing.count, failed: 0)
+        progress(state)
+        await withTaskGroup(of: (Comic.ID, Result<Void, ImageUnavailable>).self) { group in
+            var next = missing.makeIterator()
+            func enqueue() {
+                guard let comic = next.next() else { return }
+                group.addTask {
+                    do throws(ImageUnavailable) {
+                        let data = try await fetch(comic: comic.id, imageURL: comic.imageURL)
+                        do {
+                            try cache.keep(data, comic: comic.id, imageURL: comic.imageURL)
+                        } catch {
+                            return (comic.id, .failure(.fetchFailed(reason: "could not keep it: \(error.localizedDescription)")))
+                        }
+                        return (comic.id, .success(()))
+                    } catch {
+                        return (comic.id, .failure(error))
+                    }
+                }
+            }
+            for _ in 0..<max(1, width) { enqueue() }
+            while let (id, result) = await group.next() {
+                enqueue()
+                switch result {
+                case .success: report.fetched += 1
+                case .failure(.notFound), .failure(.noImage): report.unavailable.append(id)
+                case .failure(let error):
+                    report.failures.append((id, error.description))
+                    state.failed += 1
+                }
+                state.completed += 1
+                progress(state)
+            }
+        }
+        report.unavailable.sort()
+        report.failures.sort { $0.id < $1.id }
+        return report
+    }
+
+    /// The `img` URL's path under `baseURL`: `https://imgs.xkcd.com/comics/x.png` → `<base>/comics/x.png`.
+    public func url(forImage imageURL: String) -> URL? {
+        guard let path = URLComponents(string: imageURL)?.percentEncodedPath, path.hasPrefix("/") else { return nil }
+        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        return URL(string: base + path)
+    }
+
+    private func fetch(comic id: Comic.ID, imageURL: String) async throws(ImageUnavailable) -> Data {
+        guard ImageCache.fileName(comic: id, imageURL: imageURL) != nil, let url = url(forImage: imageURL) else {
+            throw .noImage(comic: id)
+        }
+        do {
+            guard let response = try await source.image(at: url) else { throw ImageUnavailable.notFound(url: url.absoluteString) }
+            return response.data
+        } catch let error as ImageUnavailable {
+            throw error
+        } catch {
+            throw .fetchFailed(reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The comics' images kept on disk, one file a comic: `327-exploits_of_a_mom.png`.
+///
+/// Each file is written whole or not at all (a temporary `.NAME.PID.partial` renamed), so a run
+/// that is killed leaves no half image behind, and the next one fetches only what is missing.
+public struct ImageCache: Sendable {
+    public var directory: URL
+
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The file name for a comic's image: its number and the image's own name; nil when the
+    /// comic has no image of its own (`img` is `https://imgs.xkcd.com/comics/`: #1608, #1663).
+    public static func fileName(comic id: Int, imageURL: String) -> String? {
+        guard let path = URLComponents(string: imageURL)?.percentEncodedPath, !path.hasSuffix("/"),
+            let name = path.split(separator: "/").last, !name.hasPrefix("."), name.contains(".")
+        else { return nil }
+        return "\(id)-\(name)"
+    }
+
+    /// The kept bytes, or nil.
+    public func image(comic id: Int, imageURL: String) -> Data? {
+        Self.fileName(comic: id, imageURL: imageURL).flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+    }
+
+    public func contains(comic id: Int, imageURL: String) -> Bool {
+        guard let name = Self.fileName(comic: id, imageURL: imageURL) else { return false }
+        return FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)
+    }
+
+    public func keep(_ data: Data, comic id: Int, imageURL: String) throws {
+        guard let name = Self.fileName(comic: id, imageURL: imageURL) else { return }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(name).\(getpid()).partial")
+        try data.write(to: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
+    }
+
+    public func remove(comic id: Int, imageURL: String) {
+        guard let name = Self.fileName(comic: id, imageURL: imageURL) else { return }
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+    }
+
+    /// How many images are kept and their bytes in all.
+    public func usage() -> (images: Int, bytes: Int) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.reduce(into: (0, 0)) { total, name in
+            guard let dash = name.firstIndex(of: "-"), Int(name[..<dash]) != nil else { return }  // not a temporary file
+            let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+            total = (total.0 + 1, total.1 + size)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import XKCDCommandLine
+import XKCDImage
+import XKCDKit
+
+/// `xkcd-search-image 327 <img>`: draws a kept comic image on standard output; what `show` runs
+/// once the image is in the cache (`xkcd-search-index fetch-image` puts it there).
+///
+/// An executable of its own so that neither the image code (in `xkcd-search`, whose searches
+/// would load it) nor the network stack (in `xkcd-search-index`, 47 shared libraries and 14 ms
+/// to start) is loaded where it is not used. A failure is one line on standard error.
+@main
+struct XKCDSearchImage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xkcd-search-image", abstract: "Draw a kept comic image on standard output (run by 'xkcd-search show').")
+
+    @Argument(help: "The comic's number.") var comic: Int
+    @Argument(help: "Its JSON's img.") var img: String
+    @OptionGroup var options: ImageOptions
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = ImageCache(directory: Paths().imagesDirectory)
+        let decoded: DecodedImage
+        do {
+            guard let data = cache.image(comic: comic, imageURL: img) else {
+                throw ValidationError("#\(comic)'s image is not kept in \(cache.directory.path)")
+            }
+            decoded = try ImageDecoder.decode(data)
+        } catch {
+            if error is ImageError { cache.remove(comic: comic, imageURL: img) }  // fetched again next time
+            Terminal.printError("no image: \(error)")
+            throw ExitCode.failure
+        }
+        let format = ImageFormat(rawValue: options.imageFormat.rawValue) ?? .detect(environment: environment)
+        let room = options.box
+        let drawn = TerminalImage(
+            decoded, format: format,
+            box: ImageBox(columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
+            usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, environment: environment)
+        var output = drawn.bytes + Array("\n".utf8)
+        if drawn.isShrunkToFit {
+            output += Array("(shrunk to fit two screens: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8)
+        }
+        FileHandle.standardOutput.write(Data(output))
+    }
+}
