@@ -49,6 +49,10 @@ public struct ComicPage: Sendable, Hashable {
 
     /// The explain xkcd categories (empty without an explanation).
     public var categories: [String] { explanation?.categories ?? [] }
+
+    /// Whether explain xkcd files the comic under its interactive comics: the page on xkcd.com
+    /// is a game or a program, and an image of it at most its still.
+    public var isInteractive: Bool { categories.contains("Interactive comics") }
 }
 
 /// The browsing, explanation and favourites facade that the command line and the REPL share.

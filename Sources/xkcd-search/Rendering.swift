@@ -168,7 +168,13 @@ struct PageOptions: ParsableArguments {
         if json {
             try printJSON(ComicJSON(page: page, withExplanation: explain))
         } else {
-            if image.drawsImage { drawImage(of: page.comic, options: image) }
+            if image.drawsImage {
+                drawImage(of: page.comic, options: image)
+                // The image of an interactive comic is only its still: say where the comic is.
+                if page.isInteractive, ImageCache.fileName(comic: page.comic.id, imageURL: page.comic.imageURL) != nil {
+                    Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
+                }
+            }
             Swift.print(Renderer.standard.page(page, withExplanation: explain))
         }
     }

@@ -150,6 +150,24 @@ struct ImageCommandTests {
         }
     }
 
+    /// An interactive comic's image is its still: drawn, with one line saying where the comic is.
+    /// #327 is filed here under the wiki's interactive comics, as #1110 (Click and Drag) is.
+    @Test func anInteractiveComicsStillSaysSo() async throws {
+        try await withImageSandbox { images in
+            let plain = try await images.show("show", "327", "--image-format", "symbols")
+            #expect(!plain.stderr.contains("interactive"), "\(plain)")
+            let filed = try runTool([
+                "sqlite3", images.sandbox.db,
+                "UPDATE explanation SET categories = categories || char(10) || 'Interactive comics' WHERE comicID = 327",
+            ])
+            #expect(filed.status == 0, "\(filed.output)")
+            let shown = try await images.show("show", "327", "--image-format", "symbols")
+            #expect(shown.status == 0, "\(shown)")
+            #expect(shown.stderrLines == ["#327 is an interactive comic: this is its still image; 'xkcd-search open 327' plays it"], "\(shown)")
+            #expect(shown.stdout.contains("Exploits of a Mom"))
+        }
+    }
+
     @Test func indexImagesFetchesWhatIsMissingAndResumesAfterAKill() async throws {
         try await withImageSandbox { images in
             let server = images.server
