@@ -315,7 +315,7 @@ extension HTTPComicSource {
             transfers = Transfers(limits: Transfers.Limits(
                 maxBodyBytes: configuration.maxResponseBytes, deadline: configuration.requestDeadline,
                 idleTimeout: .seconds(timeoutInterval),
-                hosts: Set([configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap { $0.host?.lowercased() })))
+                hosts: Set([configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap(Transfers.Limits.site(of:)))))
             self.limiter = HostLimiter(limit: configuration.maxConcurrentRequestsPerHost)
         }
 

@@ -21,8 +21,16 @@ struct Transfers: Sendable {
         var deadline: Duration
         /// No byte for this long ends a try (an idle timeout).
         var idleTimeout: Duration
-        /// Hosts a redirect may go to, as `URL.host` spells them.
+        /// Where a redirect may go: `host:port` of the configured sites, as ``site(of:)`` spells
+        /// them.
         var hosts: Set<String>
+
+        /// `host:port` of `url`, the port given or the scheme's own (80, 443); nil without a host.
+        static func site(of url: URL) -> String? {
+            guard let host = url.host?.lowercased() else { return nil }
+            let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+            return "\(host):\(port)"
+        }
     }
 
     /// Why a transfer was cut off.
@@ -81,9 +89,15 @@ struct Transfers: Sendable {
         return .failure(URLError(.httpTooManyRedirects))
     }
 
+    /// An http(s) URL on a configured site. Another port of the same host is another server, but
+    /// a configured site's move from http to https (port 80 to 443) is allowed.
     private func isAllowed(_ url: URL) -> Bool {
-        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let host = url.host else { return false }
-        return limits.hosts.contains(host.lowercased())
+        guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let site = Limits.site(of: url),
+            let host = url.host?.lowercased()
+        else { return false }
+        if limits.hosts.contains(site) { return true }
+        let usesOwnPort = url.port == nil || url.port == (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return usesOwnPort && (limits.hosts.contains("\(host):80") || limits.hosts.contains("\(host):443"))
     }
 
     private func tooLarge(announced bytes: Int) -> Refusal {

@@ -67,6 +67,15 @@ struct HostileServerTests {
         }
     }
 
+    /// The same host on another port is another server: not followed.
+    @Test func aRedirectToAnotherPortOfTheHostIsNotFollowed() async throws {
+        try await withFixtureServer { server, base in
+            let port = try #require(base.port)
+            let location = "http://127.0.0.1:\(port == 65535 ? port - 1 : port + 1)/327/info.0.json"
+            await expectRefusal(base, .redirect(location), saying: "redirected to \(location)", server: server)
+        }
+    }
+
     @Test func aRedirectOnTheSameSiteIsFollowed() async throws {
         try await withFixtureServer { server, base in
             server.setFault(.redirect(base.absoluteString + "/327/info.0.json"), forPath: FixtureServer.comicPath(327), times: 1)
