@@ -88,7 +88,7 @@ public struct ComicDatabase: Sendable {
             // reader must not write an index's tables into it.
             try checkIsIndex(at: path, creating: false)
             if queue == nil { _ = try connecting(to: path) { try readOnlyQueue(at: path, configuration: configuration) } }
-            guard isWritable(path) else { throw .readOnly }
+            guard isWritable(path) else { throw .needsUpdate(path: path) }
             // An older index is brought up to date once, through a writable connection, whose
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next

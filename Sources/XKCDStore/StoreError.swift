@@ -19,6 +19,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case damaged(path: String)
     /// The file, its directory or its disk cannot be written.
     case readOnly
+    /// An index made by an earlier version, which cannot be brought up to date where it is.
+    case needsUpdate(path: String)
     /// Another `xkcd-search index` holds the index-run lock.
     case indexRunInProgress(path: String)
     /// An index run is creating the index, which is not one yet.
@@ -43,6 +45,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "\(path) is not an xkcd-search index (not an SQLite database); it was left as it is"
         case .damaged(let path):
             "the index at \(path) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+        case .needsUpdate(let path):
+            "the index at \(path) was made by an earlier version and must be updated once where it can be written (copy it elsewhere, or run any command with write access to it)"
         case .indexRunInProgress(let path):
             "another 'xkcd-search index' is updating the index at \(path); this one stopped without changing anything"
         case .beingBuilt(let path):
@@ -64,6 +68,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .foreignDatabase(let path): .foreignDatabase(path: escaped(path))
         case .notADatabase(let path): .notADatabase(path: escaped(path))
         case .damaged(let path): .damaged(path: escaped(path))
+        case .needsUpdate(let path): .needsUpdate(path: escaped(path))
         case .indexRunInProgress(let path): .indexRunInProgress(path: escaped(path))
         case .beingBuilt(let path): .beingBuilt(path: escaped(path))
         case .busy, .readOnly, .cannotWrite, .failed: self

@@ -83,6 +83,28 @@ struct ReadOnlyIndexTests {
         }
     }
 
+    /// An index of an earlier version must be brought up to date once, which cannot happen on
+    /// read-only media: the message says that, not that it can be searched.
+    @Test func anOlderIndexOnReadOnlyMediaSaysItNeedsUpdating() async throws {
+        try await withTemporaryDirectory { directory in
+            let folder = directory.appendingPathComponent("media", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let db = try await FixtureIndex.copy(into: folder)
+            // What the version before the comic vectors made: no such table, no such migration.
+            let older = try runTool([
+                "sqlite3", db, "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier = 'v9-comic-vectors';",
+            ])
+            #expect(older.status == 0, "\(older.output)")
+            let before = try Data(contentsOf: URL(fileURLWithPath: db))
+            let cli = try BinaryRunner(sandbox: directory)
+            let wrapper = ["unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh", folder.path]
+            let result = try await cli.run(["search", "bobby", "tables", "--db", db], wrapper: wrapper)
+            #expect(result.status != 0, "\(result)")
+            #expect(result.stderrLines.count == 1 && result.stderr.contains("made by an earlier version"), "\(result)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+        }
+    }
+
     /// Without a state directory to write, the comic shown last is kept for the process: the
     /// REPL still steps from it.
     @Test func theComicShownLastIsKeptInMemoryWithoutAStateDirectory() async throws {
