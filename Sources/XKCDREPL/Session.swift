@@ -105,7 +105,10 @@ public struct Session {
         case ":help", ":h", ":?":
             output.write(help)
             return .done
-        case ":quit", ":q", ":exit":
+        // The words other prompts leave with (psql's \\q, a shell's exit), alone on the line:
+        // none of them is worth searching for.
+        case ":quit", ":q", ":exit", "quit", "exit", "q", "\\q":
+            guard trimmed == head else { break }
             return .quit
         case "more":
             guard trimmed == head else { break }
@@ -253,7 +256,7 @@ public struct Session {
               tag NAME…            tag the current comic (untag NAME… removes tags)
               fav add 327 sql      every command works: \(commands)
               help COMMAND         a command's options
-              :help, :quit         this help; leave (Ctrl-D does too)
+              :help, quit          this help; leave (also exit, q, \\q, :quit, Ctrl-D)
             Keys: Tab completes, Up and Down recall history, Ctrl-R searches it, Ctrl-C cancels.
 
             """

@@ -151,6 +151,14 @@ struct BrowseCommandTests {
             }
 
             expectFailure(try await sandbox.run("explain", "3282"), "#3282 has no explanation yet on explain xkcd")
+            // As JSON, a comic without an explanation is no error: its keys are null.
+            let none = try await sandbox.run("explain", "3282", "--json")
+            #expect(none.status == 0 && none.stderr.isEmpty, "\(none)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(none.stdout.utf8)) as? [String: Any])
+            #expect(object["num"] as? Int == 3282)
+            for key in ["explanation", "trivia", "incomplete"] {
+                #expect(object[key] is NSNull, "\(key) in \(none.stdout)")
+            }
         }
     }
 

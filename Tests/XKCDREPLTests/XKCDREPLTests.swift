@@ -163,6 +163,20 @@ struct SessionTests {
         #expect(result.calls.last == ["stats"])
     }
 
+    /// The words other prompts leave with end the session too, alone on a line; with more
+    /// words after them they are searched.
+    @Test(arguments: ["quit", "exit", "q", "\\q", "QUIT", ":q"])
+    func quitWordsEndTheSession(word: String) async throws {
+        let result = try await run([word, "stats"])
+        #expect(result.calls.isEmpty, "\(word): \(result.calls)")
+        #expect(result.summary.failures == 0)
+    }
+
+    @Test func aQuitWordWithMoreWordsIsSearched() async throws {
+        let result = try await run(["quit smoking", "stats"])
+        #expect(result.calls.contains { $0.contains("stats") }, "\(result.calls)")
+    }
+
     @Test func quitEndsTheSession() async throws {
         let result = try await run([":help", ":quit", "stats"])
         #expect(result.transcript.output.contains("more, or Enter"))

@@ -15,29 +15,47 @@ extension XKCDSearch {
             "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
         var comic: String?
 
-        @Flag(help: "Print JSON: num, title, explanation, trivia, incomplete, explainUrl.")
+        @Flag(help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
         var json = false
 
+        /// Written key by key so that a comic without an explanation has `null`s, not missing
+        /// keys (the encoder leaves out nil values).
         struct Output: Encodable {
             var num: Int
             var title: String
-            var explanation: String
-            var trivia: String
-            var incomplete: Bool
+            var explanation: String?
+            var trivia: String?
+            var incomplete: Bool?
             var explainUrl: String
+
+            enum CodingKeys: String, CodingKey { case num, title, explanation, trivia, incomplete, explainUrl }
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(num, forKey: .num)
+                try container.encode(title, forKey: .title)
+                try container.encode(explanation, forKey: .explanation)
+                try container.encode(trivia, forKey: .trivia)
+                try container.encode(incomplete, forKey: .incomplete)
+                try container.encode(explainUrl, forKey: .explainUrl)
+            }
         }
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let library = try global.openLibrary()
-            let page = try library.explain(reference)
-            guard json, let explanation = page.explanation else {
-                return print(Renderer.standard.explanation(page))
+            guard json else { return print(Renderer.standard.explanation(try library.explain(reference))) }
+            // A script asking about a comic without an explanation gets nulls, not an error.
+            let page: ComicPage
+            do {
+                page = try library.explain(reference)
+            } catch LibraryError.noExplanation(let id) {
+                page = try library.show(.number(id))
             }
+            let explained = page.explanation.map(\.page).flatMap { $0.explanation.isEmpty ? nil : $0 }
             try printJSON(Output(
-                num: page.comic.id, title: page.comic.title, explanation: explanation.page.explanation,
-                trivia: explanation.page.trivia, incomplete: explanation.page.isIncomplete,
-                explainUrl: page.comic.explainURL))
+                num: page.comic.id, title: page.comic.title, explanation: explained?.explanation,
+                trivia: explained?.trivia, incomplete: explained?.isIncomplete, explainUrl: page.comic.explainURL))
         }
     }
 }
