@@ -123,3 +123,21 @@ enum EditDistance {
         }
     }
 }
+
+/// The nearest spelling among a few words, for "did you mean" hints outside the index (a
+/// mistyped command name).
+public enum Spelling {
+    /// The word of `candidates` nearest to `word` within `limit` edits once lower-cased (so a
+    /// word in capitals is near its own spelling), the first of equals; nil when none is that
+    /// near, or when `word` is one of them.
+    public static func nearest(to word: String, among candidates: [String], within limit: Int = 2) -> String? {
+        guard !candidates.contains(word) else { return nil }
+        let typed = EditDistance.TypedWord(Array(word.lowercased().utf8))
+        var best: (word: String, distance: Int)?
+        for candidate in candidates {
+            let distance = typed.distance(to: candidate, limit: limit)
+            if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.word
+    }
+}

@@ -34,6 +34,7 @@ enum Entry {
             if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
                 try request.runAsProcess()
             }
+            try checkCommandName(arguments.first)
             var command = try parse(arguments)
             // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
             // every protocol conformance in the binary.
@@ -42,6 +43,16 @@ enum Entry {
             try command.run()
         } catch {
             Terminal.exit(XKCDSearch.self, withError: error)
+        }
+    }
+
+    /// A first word near a command's name but not one is taken as a mistyped command, not as
+    /// the arguments ArgumentParser would call unexpected: `serch` gets "did you mean 'search'?".
+    private static func checkCommandName(_ word: String?) throws {
+        guard let word, !word.hasPrefix("-"), word != "help" else { return }
+        let names = XKCDSearch.configuration.subcommands.compactMap { $0.configuration.commandName }
+        if let meant = Spelling.nearest(to: word, among: names) {
+            throw ValidationError("unknown command \(quoted(word)); did you mean '\(meant)'?")
         }
     }
 

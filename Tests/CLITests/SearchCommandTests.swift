@@ -28,6 +28,20 @@ struct SearchCommandTests {
         }
     }
 
+    /// A mistyped command is named with the one it is near; a word near none is left to
+    /// ArgumentParser's own message.
+    @Test func aMistypedCommandGetsDidYouMean() async throws {
+        try await withBrowseSandbox { sandbox in
+            for (typed, meant) in [("serch", "search"), ("shwo", "show"), ("relatd", "related"), ("STATS", "stats")] {
+                let output = try await sandbox.run(typed, "foo")
+                #expect(output.status != 0 && output.stdout.isEmpty, "\(output)")
+                #expect(output.stderrLines.first == "Error: unknown command '\(typed)'; did you mean '\(meant)'?", "\(output)")
+            }
+            let far = try await sandbox.run("zzzzzz", "foo")
+            #expect(far.status != 0 && !far.stderr.contains("did you mean"), "\(far)")
+        }
+    }
+
     @Test func jsonHasTheDocumentedKeys() async throws {
         try await withBrowseSandbox { sandbox in
             let page = try await sandbox.json("search", "dependency", "--json", "--limit", "2")
