@@ -35,7 +35,12 @@ enum Entry {
                 try request.runAsProcess()
             }
             try checkCommandName(arguments.first)
-            var command = try parse(arguments)
+            var command: any ParsableCommand
+            do {
+                command = try parse(arguments)
+            } catch {
+                throw explained(error, of: arguments)
+            }
             // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
             // every protocol conformance in the binary.
             if command is XKCDSearch || command is XKCDSearch.Repl { runAsTask(ParsedCommand(command: command)) }
@@ -54,6 +59,37 @@ enum Entry {
         if let meant = Spelling.nearest(to: word, among: names) {
             throw ValidationError("unknown command \(quoted(word)); did you mean '\(meant)'?")
         }
+    }
+
+    /// A usage error said in terms of what was most likely meant: a word to leave out of a search
+    /// (`-tables`), or a negative page or page size, which ArgumentParser reads as an option
+    /// (`--page -1` would be "missing value for '--page'").
+    private static func explained(_ error: any Error, of arguments: [String]) -> any Error {
+        let message = XKCDSearch.message(for: error)
+        let words = arguments.dropFirst().prefix { $0 != "--" }
+        for (option, value) in zip(words, words.dropFirst()) where ["--page", "--limit"].contains(option) && Int(value).map({ $0 < 0 }) == true {
+            return ValidationError("\(option) must be 1 or more, not \(value)")
+        }
+        if arguments.first == "search",
+            let word = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && Int($0) == nil }),
+            message.contains("'\(word)'")
+        {
+            // The words as typed, without the options and the values of those that take one.
+            var query: [String] = []
+            var skipsValue = false
+            for argument in words {
+                if skipsValue {
+                    skipsValue = false
+                } else if argument.hasPrefix("--") {
+                    skipsValue = ["--db", "--color", "--limit", "--page"].contains(argument)
+                } else {
+                    query.append(argument)
+                }
+            }
+            return ValidationError(
+                "\(quoted(word)) is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- \(query.joined(separator: " "))'")
+        }
+        return error
     }
 
     /// Parses `search`, the command run most, against its own definition alone before trying the

@@ -42,6 +42,22 @@ struct SearchCommandTests {
         }
     }
 
+    /// What ArgumentParser takes for an option is said as what was meant: a word to leave out,
+    /// a page or size below 1.
+    @Test func slipsAreExplained() async throws {
+        try await withBrowseSandbox { sandbox in
+            let exclusion = try await sandbox.run("search", "bobby", "-tables")
+            #expect(exclusion.status != 0 && exclusion.stdout.isEmpty, "\(exclusion)")
+            #expect(exclusion.stderrLines.first == "Error: '-tables' is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- bobby -tables'", "\(exclusion)")
+            for (option, value) in [("--page", "-1"), ("--limit", "-5")] {
+                let output = try await sandbox.run("search", "bobby", option, value)
+                #expect(output.stderrLines.first == "Error: \(option) must be 1 or more, not \(value)", "\(output)")
+            }
+            let after = try await sandbox.cli.run(["search", "--db", sandbox.db, "--", "bobby", "-tables"])
+            #expect(after.status == 0 && !after.stdout.contains("#327 "), "\(after)")
+        }
+    }
+
     @Test func jsonHasTheDocumentedKeys() async throws {
         try await withBrowseSandbox { sandbox in
             let page = try await sandbox.json("search", "dependency", "--json", "--limit", "2")
