@@ -178,10 +178,12 @@ public struct Library: Sendable {
         return page
     }
 
-    /// The share line: `xkcd #327: Exploits of a Mom https://xkcd.com/327/`.
+    /// The share line: `xkcd #327: Exploits of a Mom https://xkcd.com/327/`; remembered as the
+    /// comic shown last, as sharing it is a way of showing it (`next` goes on from there).
     public func shareLine(_ reference: ComicReference?) throws -> String {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
+        shown.remember(id)
         return Library.shareLine(for: comic)
     }
 
@@ -189,9 +191,12 @@ public struct Library: Sendable {
         "xkcd #\(comic.id): \(comic.title) \(comic.url)"
     }
 
-    /// The comic's page on xkcd.com, or on explain xkcd.
+    /// The comic's page on xkcd.com, or on explain xkcd; remembered as the comic shown last, as
+    /// opening it in the browser is a way of showing it.
     public func url(_ reference: ComicReference?, explain: Bool = false) throws -> String {
         let id = try resolve(reference)
+        guard try database.comic(id) != nil else { throw LibraryError.notIndexed(id) }
+        shown.remember(id)
         return explain ? Comic.explainURL(for: id) : "https://xkcd.com/\(id)/"
     }
 

@@ -218,6 +218,8 @@ struct BrowseCommandTests {
             #expect(link.status == 0, "\(link)")
             #expect(link.stdout == "xkcd #327: Exploits of a Mom https://xkcd.com/327/\n")
             #expect(try await sandbox.run("link", "#259").stdout == "xkcd #259: Clichéd Exchanges https://xkcd.com/259/\n")
+            // Sharing a comic is showing it: `next` goes on from there.
+            #expect(try await sandbox.run("next").stdoutLines.first?.hasPrefix("#327  ") == true)
         }
     }
 
@@ -231,6 +233,8 @@ struct BrowseCommandTests {
             let comic = try await sandbox.run("open", "327", environment: ["BROWSER": script.path])
             #expect(comic.status == 0, "\(comic)")
             #expect(try String(contentsOf: opened, encoding: .utf8) == "https://xkcd.com/327/")
+            // Opening a comic is showing it: `next` goes on from there.
+            #expect(try await sandbox.run("next").stdoutLines.first?.hasPrefix("#472  ") == true)
 
             let explain = try await sandbox.run("open", "327", "--explain", environment: ["BROWSER": "nothing-here:" + script.path])
             #expect(explain.status == 0, "\(explain)")
