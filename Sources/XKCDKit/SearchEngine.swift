@@ -101,8 +101,10 @@ public struct SearchEngine: Sendable {
 
     /// Searches `text` in the query language (see ``QueryParser/syntaxHelp``).
     ///
+    /// - Parameter correctingSpelling: false searches the words as typed: no correction of a
+    ///   word no comic holds, no suggestion.
     /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
-    public func search(_ text: String, limit: Int = 10, page: Int = 1) throws -> SearchResults {
+    public func search(_ text: String, limit: Int = 10, page: Int = 1, correctingSpelling: Bool = true) throws -> SearchResults {
         guard text.utf8.count <= Self.maximumQueryLength else {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
@@ -111,12 +113,13 @@ public struct SearchEngine: Sendable {
         let page = max(1, page)
         // One read for all the steps: each read of its own costs about as much as a lookup.
         return try database.reading { snapshot in
-            try search(query, text: text, limit: limit, page: page, in: snapshot)
+            try search(query, text: text, limit: limit, page: page, correctingSpelling: correctingSpelling, in: snapshot)
         }
     }
 
     private func search(
-        _ query: SearchQuery, text: String, limit: Int, page: Int, in snapshot: ComicDatabase.Snapshot
+        _ query: SearchQuery, text: String, limit: Int, page: Int, correctingSpelling: Bool,
+        in snapshot: ComicDatabase.Snapshot
     ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
@@ -126,7 +129,7 @@ public struct SearchEngine: Sendable {
         var ranking = try rank(query, ordering: ordered, in: snapshot)
         var corrected: String?
         var suggestion: String?
-        if let textQuery = query.text {
+        if correctingSpelling, let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
             let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)

@@ -17,6 +17,7 @@ import _XKCDTestSupport
     @Test(arguments: [
         (["nebraska", "dependency"], Request(words: ["nebraska", "dependency"])),
         (["--db", "/tmp/x.sqlite", "bobby", "--json"], Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)),
+        (["--exact", "velociraptr"], Request(words: ["velociraptr"], exact: true)),
         (["--color", "never", "--limit", "5", "--page", "2", "a"], Request(words: ["a"], color: .never, limit: 5, page: 2)),
         (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"])),
         (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"])),
@@ -32,7 +33,7 @@ import _XKCDTestSupport
         [], ["--json"], ["--help"], ["-h"], ["--version"], ["a", "-physics"], ["a", "-"], ["--db=x", "a"],
         ["--db"], ["a", "--db"], ["--db", "--json", "a"], ["--color", "sometimes", "a"], ["--limit", "0", "a"],
         ["--limit", "1001", "a"], ["--limit", "ten", "a"], ["--page", "0", "a"], ["--page", "-1", "a"],
-        ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["-vv", "a"], ["-j", "a"],
+        ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["--exact", "--exact", "a"], ["-vv", "a"], ["-j", "a"],
         ["a", "--generate-completion-script", "bash"], ["a", "--experimental-dump-help"],
     ])
     func anythingElseIsLeftToArgumentParser(arguments: [String]) {
@@ -44,7 +45,7 @@ import _XKCDTestSupport
     @Test func randomArgumentsAgreeWithArgumentParser() {
         var random = SplitMix64(state: 0x7365_6172_6368)  // "search"
         let pieces = [
-            "word", "two words", "-", "--", "-x", "--json", "-v", "--verbose", "--db", "--color", "--limit", "--page",
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "-v", "--verbose", "--db", "--color", "--limit", "--page",
             "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",
             "\"a b\"", "é", "OR", "--help",
         ]

@@ -58,6 +58,17 @@ struct SearchCommandTests {
         }
     }
 
+    /// `--exact` searches the words as typed: a misspelling finds nothing rather than a correction.
+    @Test func exactTurnsSpellingCorrectionOff() async throws {
+        try await withBrowseSandbox { sandbox in
+            let corrected = try await sandbox.json("search", "pasword", "strenght", "--json")
+            #expect(corrected["corrected"] as? String == "password strength", "\(corrected)")
+            let exact = try await sandbox.json("search", "pasword", "strenght", "--json", "--exact")
+            #expect(exact["corrected"] is NSNull && exact["suggestion"] is NSNull, "\(exact)")
+            #expect((exact["results"] as? [Any])?.isEmpty == true, "\(exact)")
+        }
+    }
+
     @Test func jsonHasTheDocumentedKeys() async throws {
         try await withBrowseSandbox { sandbox in
             let page = try await sandbox.json("search", "dependency", "--json", "--limit", "2")

@@ -36,6 +36,9 @@ extension XKCDSearch {
         @Flag(help: "Print JSON (format documented in README.md).")
         var json = false
 
+        @Flag(help: "Search the words as typed: no spelling correction or suggestion.")
+        var exact = false
+
         static let defaultLimit = 10
         var colorChoice: Terminal.ColorChoice { color ?? .auto }
         var pageSize: Int { limit ?? Self.defaultLimit }
@@ -56,7 +59,9 @@ extension XKCDSearch {
 
         /// What the parsed options ask for.
         var request: Request {
-            Request(database: global.db, words: words, color: colorChoice, limit: pageSize, page: pageNumber, json: json)
+            Request(
+                database: global.db, words: words, color: colorChoice, limit: pageSize, page: pageNumber, json: json,
+                exact: exact)
         }
 
         /// A search as its options set it, however they were read.
@@ -67,6 +72,7 @@ extension XKCDSearch {
             var limit = Search.defaultLimit
             var page = 1
             var json = false
+            var exact = false
 
             /// The search as the whole of the process's work: the index is left for the exit to
             /// close. Closing it first (GRDB's teardown of a connection starts Foundation's
@@ -82,7 +88,7 @@ extension XKCDSearch {
                 let engine = SearchEngine(
                     database: try GlobalOptions.openDatabase(at: database, connections: .readOnly),
                     sentenceModel: .located())
-                let results = try engine.search(text, limit: limit, page: page)
+                let results = try engine.search(text, limit: limit, page: page, correctingSpelling: !exact)
                 if let problem = results.semanticProblem {
                     Terminal.printError(problem.description)
                 }
@@ -137,8 +143,8 @@ extension XKCDSearch {
 }
 
 extension XKCDSearch.Search.Request {
-    /// Reads the plainest `search` arguments (words, `--db`, `--json`, `--color`, `--limit`,
-    /// `--page`, `--verbose`, `--`) as ArgumentParser reads them, or returns nil for anything
+    /// Reads the plainest `search` arguments (words, `--db`, `--json`, `--exact`, `--color`,
+    /// `--limit`, `--page`, `--verbose`, `--`) as ArgumentParser reads them, or returns nil for anything
     /// else, which ArgumentParser then reads: help, other spellings, a value it would refuse.
     ///
     /// ArgumentParser's first parse in a process builds the type metadata of every option and
@@ -174,6 +180,9 @@ extension XKCDSearch.Search.Request {
                 case "--json":
                     guard firstTime(argument) else { return nil }
                     json = true
+                case "--exact":
+                    guard firstTime(argument) else { return nil }
+                    exact = true
                 case "-v", "--verbose":
                     guard firstTime("--verbose") else { return nil }  // a search logs nothing
                 case "--db":
