@@ -11,7 +11,7 @@ import Glibc
 public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The index file, or a directory to hold index.sqlite.",
-        discussion: "Default: $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
+        discussion: "Default: $XKCD_SEARCH_DB, else $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
         valueName: "path"))
     public var db: String?
 
@@ -19,6 +19,30 @@ public struct GlobalOptions: ParsableArguments {
     public var verbose = false
 
     public init() {}
+
+    /// `arguments` with the global options typed before the command (`xkcd-search --db X show
+    /// 327`, as git and gh take them) moved to the end, where every command reads them (before a
+    /// `--`, after which everything is words). `--color` moves too: `search` reads it.
+    public static func movedAfterTheCommand(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            if ["-v", "--verbose"].contains(argument) || argument.hasPrefix("--db=") || argument.hasPrefix("--color=") {
+                leading.append(argument)
+                index += 1
+            } else if ["--db", "--color"].contains(argument), index + 1 < arguments.endIndex {
+                leading += arguments[index...(index + 1)]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.endIndex else { return arguments }
+        var rest = Array(arguments[index...])
+        rest.insert(contentsOf: leading, at: rest.firstIndex(of: "--") ?? rest.endIndex)
+        return rest
+    }
 
     public var paths: Paths { Paths(database: db) }
 

@@ -11,7 +11,8 @@ public struct Paths: Sendable, Equatable {
     /// `$XDG_DATA_HOME/xkcd-search/index.sqlite`, `$XDG_CACHE_HOME/xkcd-search/`,
     /// `$XDG_STATE_HOME/xkcd-search/`, each falling back to its default under `$HOME`.
     ///
-    /// - Parameter database: a `--db` path: a file, or a directory to hold `index.sqlite`.
+    /// - Parameter database: a `--db` path: a file, or a directory to hold `index.sqlite`;
+    ///   when nil, `$XKCD_SEARCH_DB` if set.
     public init(database: String? = nil, environment: (String) -> String? = environmentVariable) {
         // Joined as strings and made URLs once: URL's own appending cost more than the rest of
         // a search's start-up path handling together.
@@ -20,7 +21,8 @@ public struct Paths: Sendable, Equatable {
             if let value = environment(variable), value.hasPrefix("/") { return value }
             return joined(home, fallback)
         }
-        if let database {
+        // `--db` wins over the environment, as a command line does.
+        if let database = database ?? environment("XKCD_SEARCH_DB").flatMap({ $0.isEmpty ? nil : $0 }) {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: database, isDirectory: &isDirectory)
             let isFolder = (exists && isDirectory.boolValue) || database.hasSuffix("/")

@@ -30,7 +30,7 @@ struct XKCDSearch: AsyncParsableCommand {
 enum Entry {
     static func main() {
         do {
-            let arguments = Array(CommandLine.arguments.dropFirst())
+            let arguments = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
             if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
                 try request.runAsProcess()
             }

@@ -212,6 +212,30 @@ struct BrowseCommandTests {
         }
     }
 
+    /// Global options before the command, as git and gh take them, and the index from the
+    /// environment; `--db` wins over the environment.
+    @Test func globalOptionsGoBeforeTheCommandOrComeFromTheEnvironment() async throws {
+        try await withBrowseSandbox { sandbox in
+            for arguments in [
+                ["--db", sandbox.db, "show", "327"], ["-v", "--db=\(sandbox.db)", "show", "327"],
+                ["--db", sandbox.db, "--color", "never", "search", "exploits", "of", "a", "mom"],
+                ["--db", sandbox.db, "fav", "add", "327"],
+            ] {
+                let output = try await sandbox.cli.run(arguments)
+                #expect(output.status == 0, "\(arguments): \(output)")
+                #expect(output.stdout.contains("327"), "\(arguments): \(output)")
+            }
+            let fromEnvironment = try await sandbox.cli.run(["show", "327"], environment: ["XKCD_SEARCH_DB": sandbox.db])
+            #expect(fromEnvironment.stdoutLines.first == "#327  Exploits of a Mom  (2007-10-10)", "\(fromEnvironment)")
+            let overridden = try await sandbox.cli.run(
+                ["--db", sandbox.db, "show", "327"], environment: ["XKCD_SEARCH_DB": "/nonexistent/index.sqlite"])
+            #expect(overridden.status == 0, "\(overridden)")
+            // After `--` everything is words, a `--db` included.
+            let words = try await sandbox.cli.run(["search", "--", "--db", "x"], environment: ["XKCD_SEARCH_DB": sandbox.db])
+            #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
+        }
+    }
+
     @Test func linkPrintsTheShareLine() async throws {
         try await withBrowseSandbox { sandbox in
             let link = try await sandbox.run("link", "327")
