@@ -51,7 +51,8 @@ public struct VectorIndexer: Sendable {
     ///
     /// One passage per comic. Fused with the lexical ranking, it measured better than the same
     /// without the transcript (MRR@10 on descriptions.tsv 0.913 against 0.899; dev.tsv 1.000
-    /// against 0.990); see docs/semantic-search.md.
+    /// against 0.990), and as well as passages over the whole explanation, which cost four times
+    /// the vectors and the time (docs/semantic-search.md).
     public static func passages(of document: ComicDocument) -> [String] {
         ["\(document.title). \(document.alt)\n\(document.transcript)\n\(document.explanation)"]
     }
