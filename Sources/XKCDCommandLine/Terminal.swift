@@ -51,9 +51,16 @@ public enum Terminal {
 
     /// Reports `error` as ArgumentParser would (`Error: …`, usage for a bad argument) and exits
     /// with its code, the message sanitized: what a file or a server said may be in it.
+    /// The exit status of a usage error or a malformed query, as grep and ripgrep use it (1 is
+    /// "nothing found", 3 a partial index run).
+    public static let usageErrorStatus: Int32 = 2
+
     public static func exit<Command: ParsableCommand>(_ command: Command.Type, withError error: any Error) -> Never {
-        let code = command.exitCode(for: error)
+        var code = command.exitCode(for: error)
         guard code != .success else { command.exit(withError: error) }
+        // ArgumentParser's usage errors exit with sysexits' 64; a query the engine cannot read is
+        // a usage error too.
+        if code.rawValue == 64 || error is QueryError || error is SearchError { code = ExitCode(usageErrorStatus) }
         printError(command.fullMessage(for: error))
         command.exit(withError: ExitCode(code.rawValue))
     }

@@ -28,14 +28,18 @@ public struct SearchResult: Sendable, Hashable {
     public var isPartialMatch: Bool { match == .someWords }
 }
 
-/// A query the engine refuses before parsing it.
+/// A query the engine refuses: too long to parse, or with nothing to search for.
 public enum SearchError: Error, Equatable, CustomStringConvertible {
     case queryTooLong(length: Int, limit: Int)
+    /// Nothing in the query can be searched for: empty, `-`, `()`, `*`.
+    case nothingToSearch
 
     public var description: String {
         switch self {
         case .queryTooLong(let length, let limit):
             "the query is too long (\(length) bytes; the limit is \(limit) bytes)"
+        case .nothingToSearch:
+            "the query has nothing to search for: give words, a \"phrase\", a comic number or a filter such as year:2010"
         }
     }
 }
@@ -109,6 +113,11 @@ public struct SearchEngine: Sendable {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
         let query = try parser.parse(text)
+        let hasFilters = query.exactComic != nil || query.numberRange != nil || query.dateRange != nil
+            || query.isFavourite || !query.tags.isEmpty
+        guard hasFilters || query.sort != .relevance || query.text?.hasSearchableWord == true else {
+            throw SearchError.nothingToSearch
+        }
         let limit = max(1, limit)
         let page = max(1, page)
         // One read for all the steps: each read of its own costs about as much as a lookup.

@@ -13,6 +13,9 @@ struct XKCDSearch: AsyncParsableCommand {
         discussion: """
             Comics: Randall Munroe, https://xkcd.com, CC BY-NC 2.5.
             Explanations: the explain xkcd wiki, https://www.explainxkcd.com, CC BY-SA 3.0.
+
+            Exit status: 0 on success, 1 when a search finds nothing, 2 for a usage error or a \
+            query that cannot be read, 3 when an index run left some comics failed.
             """,
         version: "0.1.0",
         subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Fav.self, About.self, Repl.self]

@@ -54,7 +54,7 @@ struct SearchCommandTests {
                 #expect(output.stderrLines.first == "Error: \(option) must be 1 or more, not \(value)", "\(output)")
             }
             let after = try await sandbox.cli.run(["search", "--db", sandbox.db, "--", "bobby", "-tables"])
-            #expect(after.status == 0 && !after.stdout.contains("#327 "), "\(after)")
+            #expect([0, 1].contains(after.status) && after.stderr.isEmpty && !after.stdout.contains("#327 "), "\(after)")
         }
     }
 
@@ -66,6 +66,22 @@ struct SearchCommandTests {
             let exact = try await sandbox.json("search", "pasword", "strenght", "--json", "--exact")
             #expect(exact["corrected"] is NSNull && exact["suggestion"] is NSNull, "\(exact)")
             #expect((exact["results"] as? [Any])?.isEmpty == true, "\(exact)")
+        }
+    }
+
+    /// As grep and ripgrep: 0 with results, 1 when nothing is found, 2 for a usage error or a
+    /// query that cannot be read.
+    @Test func theExitStatusSaysWhatHappened() async throws {
+        try await withBrowseSandbox { sandbox in
+            #expect(try await sandbox.run("search", "bobby", "tables").status == 0)
+            let nothing = try await sandbox.run("search", "zzqqxxnothing")
+            #expect(nothing.status == 1 && nothing.stdout.contains("no comics found") && nothing.stderr.isEmpty, "\(nothing)")
+            #expect(try await sandbox.run("search", "zzqqxxnothing", "--json").status == 1)
+            for words in [[""], ["*"], ["()"], ["--", "-"], ["tag:"], ["bobby", "--no-such-option"], ["\"bobby"]] {
+                let output = try await sandbox.cli.run(["search", "--db", sandbox.db] + words)
+                #expect(output.status == 2 && output.stdout.isEmpty, "\(words): \(output)")
+            }
+            #expect(try await sandbox.run("serch", "bobby").status == 2)
         }
     }
 

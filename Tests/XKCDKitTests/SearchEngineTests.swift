@@ -196,11 +196,17 @@ struct RankingTests {
         #expect(try engine.search("the", limit: 3, page: 1000).results.isEmpty)
     }
 
-    @Test func nothingSearchableFindsNothing() async throws {
+    /// A query with nothing to search for is a usage error, not "no comics found"; an exclusion,
+    /// a filter or a sort alone is something to search for.
+    @Test(arguments: ["🎉", "", "   ", "-", "()", "*", "( )"])
+    func nothingSearchableIsAnError(_ query: String) async throws {
         let engine = try await engine()
-        #expect(try engine.search("🎉").total == 0)
-        #expect(try engine.search("").total == 0)
-        #expect(try engine.search("   ").total == 0)
+        #expect(throws: SearchError.nothingToSearch) { try engine.search(query) }
+    }
+
+    @Test(arguments: ["-physics", "year:2010", "sort:-date", "#327"])
+    func exclusionsFiltersAndSortsAloneAreSearches(_ query: String) async throws {
+        #expect(try await engine().search(query).total > 0)
     }
 
     @Test(arguments: ["\"unclosed", "(a b", "num:9..3", "date:2010-13", "year:2010..2009"])
@@ -238,6 +244,8 @@ struct HostileSearchTests {
                 #expect(results.results.count <= 5)
             } catch let error as QueryError {
                 #expect(!error.description.contains("\n"))
+            } catch let error as SearchError {
+                #expect(error == .nothingToSearch, "\(error)")
             } catch {
                 Issue.record("\(error) for \(query.unicodeScalars.map { String($0.value, radix: 16) })")
             }

@@ -152,12 +152,13 @@ struct SessionTests {
     @Test func badLinesPrintOneErrorAndTheSessionGoesOn() async throws {
         let long = "search " + String(repeating: "ünïcödé 😀 ", count: 10_000)
         let result = try await run(["stats --bad", #"fav add "327"#, "show fail", "title:\"unclosed", long, "😀", "stats"])
-        #expect(result.summary.failures == 5, "\(result.transcript.errors)")
+        #expect(result.summary.failures == 6, "\(result.transcript.errors)")
         let errors = result.transcript.errors.split(separator: "\n").map(String.init)
         #expect(errors == [
             "error: unknown option '--bad'", "error: unclosed \" quote", "error: \(LibraryError.emptyIndex)",
             "error: unclosed quote starting at column 7",
             "error: the query is too long (169999 bytes; the limit is 4096 bytes)",
+            "error: \(SearchError.nothingToSearch)",
         ])
         #expect(result.transcript.output.hasSuffix("ran stats\n"))
         #expect(result.calls.last == ["stats"])

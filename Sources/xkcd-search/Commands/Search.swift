@@ -15,6 +15,10 @@ extension XKCDSearch {
                   xkcd-search search '"little bobby tables"'
                   xkcd-search search phone year:2016
                   xkcd-search search title:lisp num:200..250 --json
+                  xkcd-search search the one where the neural net learned the wrong thing
+
+                Exit status: 0 with results, 1 when nothing is found, 2 for a usage error or a \
+                query that cannot be read.
                 """)
 
         // The options declare no default values: ArgumentParser describes each default with
@@ -78,12 +82,14 @@ extension XKCDSearch {
             /// close. Closing it first (GRDB's teardown of a connection starts Foundation's
             /// notification centre and a Dispatch thread) took 3% of a search process's instructions.
             func runAsProcess() throws -> Never {
-                let engine = try searchAndPrint()
-                withExtendedLifetime(engine) { XKCDSearch.exit() }
+                let (engine, found) = try searchAndPrint()
+                // Nothing found is status 1, as grep and ripgrep have it.
+                withExtendedLifetime(engine) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
             }
 
-            /// Returns the engine, whose connection closes when the caller lets it go.
-            func searchAndPrint() throws -> SearchEngine {
+            /// Returns the engine, whose connection closes when the caller lets it go, and whether
+            /// any comic was found.
+            func searchAndPrint() throws -> (engine: SearchEngine, found: Bool) {
                 let text = Self.spaced(words)
                 let engine = SearchEngine(
                     database: try GlobalOptions.openDatabase(at: database, connections: .readOnly),
@@ -97,7 +103,7 @@ extension XKCDSearch {
                 } else {
                     print(SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
                 }
-                return engine
+                return (engine, results.total > 0)
             }
 
             /// The command for the next page, as a shell takes it: the same index and page size,
