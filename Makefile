@@ -91,7 +91,7 @@ model: deps
 
 # Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
 # xkcd-search-image, which draws the comics `show` shows.
-build: static-libs model
+build: static-libs model $(MAN_TOOL)
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
@@ -99,8 +99,10 @@ build: static-libs model
 # Installing. `make install` builds the release, then `install-files` copies into
 # $(DESTDIR)$(PREFIX): the three executables (xkcd-search finds the other two beside it), the man
 # page, the bash, zsh and fish completion scripts and the converted model, which the executables
-# find at <bin>/../share/xkcd-search/model. `install-files` builds nothing but the man-page tool,
-# and takes BIN_DIR to install other builds (the tests install the debug build).
+# find at <bin>/../share/xkcd-search/model. `install-files` builds nothing (`make build` builds
+# the man-page tool too), so `make build && sudo make install-files` runs nothing as root but the
+# copies; it takes BIN_DIR to install other builds (the tests install the debug build), and the
+# model from the copy `make model` puts in .build, which does not depend on whose $HOME it is.
 PREFIX        ?= /usr/local
 DESTDIR       ?=
 BIN_DIR       ?= .build/release
@@ -122,17 +124,19 @@ MAN_TOOL      := $(MAN_TOOL_DIR)/debug/generate-manual
 install: build
 	$(MAKE) install-files
 
-man-tool:
+man-tool: $(MAN_TOOL)
+
+$(MAN_TOOL):
 	@test -f .build/checkouts/swift-argument-parser/Package.swift || $(SWIFT) package resolve
 	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path $(MAN_TOOL_DIR) \
 	  --product generate-manual
 
-install-files: man-tool
+install-files: $(MAN_TOOL)
 	@for exe in $(EXECUTABLES); do \
 	  test -x "$(BIN_DIR)/$$exe" || { echo "error: $(BIN_DIR)/$$exe is not built (run make build)" >&2; exit 1; }; \
 	done
-	@test -f "$(MODEL_CACHE)/model/model.safetensors" \
-	  || { echo "error: no model in $(MODEL_CACHE)/model (run make model)" >&2; exit 1; }
+	@test -f "$(MODEL_DEV_DIR)/model.safetensors" \
+	  || { echo "error: no model in $(MODEL_DEV_DIR) (run make model)" >&2; exit 1; }
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 755 $(addprefix $(BIN_DIR)/,$(EXECUTABLES)) "$(DESTDIR)$(PREFIX)/bin/"
 	@man=$$(mktemp -d) && trap 'rm -rf "$$man"' EXIT && \
@@ -148,7 +152,7 @@ install-files: man-tool
 	done
 	rm -rf "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
 	install -d "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
-	cp -R "$(MODEL_CACHE)/model/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
+	cp -R "$(MODEL_DEV_DIR)/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
 	@chmod -R u+rwX,go+rX,go-w "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
 
 uninstall:
