@@ -181,7 +181,7 @@ demo: build model snapshot-dir
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps model snapshot-dir
+test: deps model snapshot-dir $(MAN_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
