@@ -42,7 +42,8 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean
+.PHONY: all deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
+        install install-files uninstall man-tool
 
 all: build
 
@@ -90,10 +91,76 @@ model: deps
 
 # Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
 # xkcd-search-image, which draws the comics `show` shows.
-build: static-libs model
+build: static-libs model $(MAN_TOOL)
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
+
+# Installing. `make install` builds the release, then `install-files` copies into
+# $(DESTDIR)$(PREFIX): the three executables (xkcd-search finds the other two beside it), the man
+# page, the bash, zsh and fish completion scripts and the converted model, which the executables
+# find at <bin>/../share/xkcd-search/model. `install-files` builds nothing (`make build` builds
+# the man-page tool too), so `make build && sudo make install-files` runs nothing as root but the
+# copies; it takes BIN_DIR to install other builds (the tests install the debug build), and the
+# model from the copy `make model` puts in .build, which does not depend on whose $HOME it is.
+PREFIX        ?= /usr/local
+DESTDIR       ?=
+BIN_DIR       ?= .build/release
+EXECUTABLES   := xkcd-search xkcd-search-index xkcd-search-image
+BASH_COMPLETION := share/bash-completion/completions/xkcd-search
+ZSH_COMPLETION  := share/zsh/site-functions/_xkcd-search
+FISH_COMPLETION := share/fish/vendor_completions.d/xkcd-search.fish
+MAN_PAGE      := share/man/man1/xkcd-search.1
+MODEL_DIR     := share/xkcd-search/model
+# swift-argument-parser's generate-manual tool, which its GenerateManual plugin runs on every
+# executable product (`swift package plugin generate-manual`). The plugin first builds the whole
+# package again in release mode without RELEASE_FLAGS, so the tool is built on its own here, from
+# the resolved checkout (no dependencies, no network), and run on the executables being installed.
+# mdoc allows no empty lines, and a blank line of a help text comes through as one: it becomes a
+# paragraph break (.Pp), or man warns on every rendering.
+MAN_TOOL_DIR  := .build-man-tool
+MAN_TOOL      := $(MAN_TOOL_DIR)/debug/generate-manual
+
+install: build
+	$(MAKE) install-files
+
+man-tool: $(MAN_TOOL)
+
+$(MAN_TOOL):
+	@test -f .build/checkouts/swift-argument-parser/Package.swift || $(SWIFT) package resolve
+	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path $(MAN_TOOL_DIR) \
+	  --product generate-manual
+
+install-files: $(MAN_TOOL)
+	@for exe in $(EXECUTABLES); do \
+	  test -x "$(BIN_DIR)/$$exe" || { echo "error: $(BIN_DIR)/$$exe is not built (run make build)" >&2; exit 1; }; \
+	done
+	@test -f "$(MODEL_DEV_DIR)/model.safetensors" \
+	  || { echo "error: no model in $(MODEL_DEV_DIR) (run make model)" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 $(addprefix $(BIN_DIR)/,$(EXECUTABLES)) "$(DESTDIR)$(PREFIX)/bin/"
+	@man=$$(mktemp -d) && trap 'rm -rf "$$man"' EXIT && \
+	  $(MAN_TOOL) "$(BIN_DIR)/xkcd-search" --output-directory "$$man" >/dev/null && \
+	  install -d "$$(dirname "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)")" && \
+	  sed 's/^$$/.Pp/' "$$man/xkcd-search.1" > "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" && \
+	  chmod 644 "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)"
+	@for shell in bash zsh fish; do \
+	  case $$shell in bash) path=$(BASH_COMPLETION);; zsh) path=$(ZSH_COMPLETION);; fish) path=$(FISH_COMPLETION);; esac; \
+	  install -d "$$(dirname "$(DESTDIR)$(PREFIX)/$$path")"; \
+	  "$(BIN_DIR)/xkcd-search" --generate-completion-script $$shell > "$(DESTDIR)$(PREFIX)/$$path" || exit 1; \
+	  chmod 644 "$(DESTDIR)$(PREFIX)/$$path"; \
+	done
+	rm -rf "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
+	install -d "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
+	cp -R "$(MODEL_DEV_DIR)/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
+	@chmod -R u+rwX,go+rX,go-w "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
+
+uninstall:
+	rm -f $(foreach exe,$(EXECUTABLES),"$(DESTDIR)$(PREFIX)/bin/$(exe)")
+	rm -f "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" "$(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)" \
+	  "$(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)" "$(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)"
+	rm -rf "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
+	@rmdir "$(DESTDIR)$(PREFIX)/share/xkcd-search" 2>/dev/null || true
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 	@mkdir -p $(SNAPSHOT_DIR)
@@ -114,7 +181,7 @@ demo: build model snapshot-dir
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps model snapshot-dir
+test: deps model snapshot-dir $(MAN_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -139,4 +206,4 @@ compare: build
 	scripts/compare-sqlite3.sh $(DB)
 
 clean:
-	rm -rf .build .build-floor
+	rm -rf .build .build-floor $(MAN_TOOL_DIR)

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// `make install-files` and `make uninstall` into a `DESTDIR`, with the debug build the tests
+/// run: what `make install` does after building the release.
+@Suite("make install and make uninstall")
+struct InstallTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every file `make install-files PREFIX=/usr` writes outside the model directory.
+    static let installed = [
+        "usr/bin/xkcd-search", "usr/bin/xkcd-search-index", "usr/bin/xkcd-search-image",
+        "usr/share/man/man1/xkcd-search.1",
+        "usr/share/bash-completion/completions/xkcd-search",
+        "usr/share/zsh/site-functions/_xkcd-search",
+        "usr/share/fish/vendor_completions.d/xkcd-search.fish",
+    ]
+
+    /// Runs `make arguments…` in the package directory; its standard output and error together.
+    static func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try runTool(["make", "--no-print-directory", "-C", packageRoot.path] + arguments)
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func installsExecutablesManPageCompletionsAndModelThenUninstallsThem() async throws {
+        let binDirectory = try BinaryRunner.locateExecutable().resolvingSymlinksInPath().deletingLastPathComponent()
+        for name in ["xkcd-search", "xkcd-search-index", "xkcd-search-image"] {
+            let path = binDirectory.appendingPathComponent(name).path
+            try #require(
+                FileManager.default.isExecutableFile(atPath: path),
+                "\(path) is not built (run `swift build --build-tests`)")
+        }
+        try await withTemporaryDirectory { directory in
+            let destination = directory.appendingPathComponent("root")
+            let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN_DIR=\(binDirectory.path)"]
+            let install = try Self.make(["install-files"] + variables)
+            try #require(install.status == 0, "make install-files failed:\n\(install.output)")
+
+            for path in Self.installed {
+                let url = destination.appendingPathComponent(path)
+                #expect(FileManager.default.fileExists(atPath: url.path), "\(path) was not installed")
+                let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                #expect(size > 0, "\(path) is empty")
+            }
+            for name in ["xkcd-search", "xkcd-search-index", "xkcd-search-image"] {
+                #expect(FileManager.default.isExecutableFile(atPath: destination.appendingPathComponent("usr/bin/\(name)").path))
+            }
+
+            // The man page renders, with every subcommand in it.
+            let page = destination.appendingPathComponent("usr/share/man/man1/xkcd-search.1").path
+            let environment = ["env", "MANPAGER=cat", "MANWIDTH=100", "LC_ALL=C.UTF-8"]
+            let man = try runTool(environment + ["man", "-l", page])
+            #expect(man.status == 0, "man -l failed:\n\(man.output)")
+            let complaints = try runTool(["sh", "-c", "\(environment.joined(separator: " ")) man -l '\(page)' 2>&1 >/dev/null"])
+            #expect(complaints.output.isEmpty, "man -l complained:\n\(complaints.output)")
+            // A subcommand's entry starts at the list's indent, its description further in.
+            let lines = man.output.split(separator: "\n").map(String.init)
+            for command in ["index", "search", "show", "explain", "related", "fav", "stats", "about", "repl"] {
+                #expect(lines.contains { $0.hasPrefix("     \(command)") }, "no \(command) in the man page")
+            }
+
+            // Completion scripts: each defines its completion for xkcd-search, and is valid in
+            // its shell where that shell is installed.
+            let share = destination.appendingPathComponent("usr/share")
+            let bash = try String(contentsOf: share.appendingPathComponent("bash-completion/completions/xkcd-search"), encoding: .utf8)
+            #expect(bash.contains("complete ") && bash.contains("_xkcd-search"))
+            let syntax = try runTool(["bash", "-n", share.appendingPathComponent("bash-completion/completions/xkcd-search").path])
+            #expect(syntax.status == 0, "bash -n: \(syntax.output)")
+            let zsh = try String(contentsOf: share.appendingPathComponent("zsh/site-functions/_xkcd-search"), encoding: .utf8)
+            #expect(zsh.hasPrefix("#compdef xkcd-search"))
+            let fish = try String(contentsOf: share.appendingPathComponent("fish/vendor_completions.d/xkcd-search.fish"), encoding: .utf8)
+            #expect(fish.contains("complete -c 'xkcd-search'") || fish.contains("complete -c xkcd-search"), "\(fish.prefix(400))")
+
+            // The model, with the sums `make model` wrote, all of them matching.
+            let model = share.appendingPathComponent("xkcd-search/model")
+            for file in ["model.safetensors", "vocab.txt", "config.json", "LICENSE", "SHA256SUMS"] {
+                #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "no model/\(file)")
+            }
+            let sums = try runTool(["sh", "-c", "cd '\(model.path)' && sha256sum --check --quiet SHA256SUMS"])
+            #expect(sums.status == 0, "the installed model does not match its sums: \(sums.output)")
+
+            // The installed executable runs and finds the installed model: XKCD_SEARCH_MODEL is
+            // cleared and the sandbox's XDG_DATA_HOME holds none, so only <bin>/../share is left.
+            let installedBinary = destination.appendingPathComponent("usr/bin/xkcd-search")
+            let cli = try BinaryRunner(sandbox: directory, executable: installedBinary)
+            let version = try await cli.run(["--version"])
+            #expect(version.status == 0 && !version.stdout.isEmpty, "\(version)")
+            let db = try await FixtureIndex.copy(into: directory)
+            let stats = try await cli.run(["stats", "--db", db], environment: ["XKCD_SEARCH_MODEL": ""])
+            #expect(stats.status == 0, "\(stats)")
+            let meaning = stats.stdoutLines.first { $0.contains("by meaning:") }
+            #expect(meaning?.contains("by meaning:    on (") == true, "\(stats)")
+
+            // make uninstall leaves no file behind.
+            let uninstall = try Self.make(["uninstall"] + variables)
+            try #require(uninstall.status == 0, "make uninstall failed:\n\(uninstall.output)")
+            let left = FileManager.default.enumerator(atPath: destination.path)?.compactMap { item -> String? in
+                let path = item as! String
+                var isDirectory: ObjCBool = false
+                FileManager.default.fileExists(atPath: destination.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                return isDirectory.boolValue ? nil : path
+            } ?? []
+            #expect(left.isEmpty, "make uninstall left \(left)")
+            #expect(!FileManager.default.fileExists(atPath: share.appendingPathComponent("xkcd-search").path))
+        }
+    }
+}
