@@ -50,11 +50,19 @@ public struct Session {
     let interrupts: any InterruptSource
     /// The sentence model searches rank by meaning with, loaded by the first search that needs it.
     let sentenceModel: SentenceModel?
+    /// Whether errors name their line (`line 3: …`): for a script read from a pipe, where no one
+    /// sees which line was typed last.
+    let numbersErrors: Bool
+
+    /// The one line a person sees before the first prompt.
+    public static let hint = "Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave."
 
     public init(
         host: CommandHost, library: Library, input: any LineSource, output: any OutputSink,
-        interrupts: any InterruptSource = NoInterrupts(), sentenceModel: SentenceModel? = nil
+        interrupts: any InterruptSource = NoInterrupts(), sentenceModel: SentenceModel? = nil,
+        numbersErrors: Bool = false
     ) {
+        self.numbersErrors = numbersErrors
         self.host = host
         self.library = library
         self.sentenceModel = sentenceModel
@@ -67,6 +75,7 @@ public struct Session {
     public func run() async -> Summary {
         var state = State()
         var failures = 0
+        var lineNumber = 0
         while true {
             output.flush()
             _ = interrupts.takeInterrupt()
@@ -76,6 +85,7 @@ public struct Session {
             case .interrupted:
                 state.entersPage = false
             case .line(let line):
+                lineNumber += 1
                 do {
                     switch try await execute(line, state: &state) {
                     case .done: break
@@ -85,7 +95,7 @@ public struct Session {
                 } catch {
                     failures += 1
                     if let message = Self.message(for: error, host: host) {
-                        output.writeError("error: \(message)\n")
+                        output.writeError((numbersErrors ? "line \(lineNumber): " : "") + "error: \(message)\n")
                     }
                 }
             }

@@ -220,7 +220,7 @@ struct IndexingCommandTests {
             #expect(decoded.database == db, "the REPL's --db reached the indexer")
             #expect(decoded.comicsFetched == Fixtures.comicIDs.count, "\(summary)")
             #expect(result.stdout.contains("#327  Exploits of a Mom  (2007-10-10)"), "\(result)")
-            #expect(result.stderrLines == ["error: --concurrency must be between 1 and 16"], "\(result)")
+            #expect(result.stderrLines == ["line 3: error: --concurrency must be between 1 and 16"], "\(result)")
             #expect(result.stdout.contains("comics:        \(Fixtures.comicIDs.count)"), "the session went on")
         }
     }

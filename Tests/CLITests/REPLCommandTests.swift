@@ -34,10 +34,10 @@ struct REPLCommandTests {
             #expect(out.contains("comics:        \(Fixtures.comicIDs.count) (latest #3282)"))
             #expect(out.contains("more, or Enter"))
             #expect(out.hasSuffix("classic  1\n"), "fav tags ran, and nothing after :quit")
-            // One line per failure, and the session went on.
+            // One line per failure, naming the script's line, and the session went on.
             #expect(result.stderrLines == [
-                "error: 'nope' is not a comic number (try 327, #327, latest or random)",
-                "error: the query is too long (100000 bytes; the limit is 4096 bytes)",
+                "line 19: error: 'nope' is not a comic number (try 327, #327, latest or random)",
+                "line 21: error: the query is too long (100000 bytes; the limit is 4096 bytes)",
             ], "\(result)")
             // The same output as the command line (but the file size, which the writes since changed).
             let stats = try await sandbox.run("stats")
@@ -72,6 +72,7 @@ struct REPLCommandTests {
                 binary, db, state = sys.argv[1:4]
                 env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
                 p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+                p.expect_exact("Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave.")
                 p.expect_exact("xkcd> ")
                 p.send("sta\t")                        # completes to "stats "
                 p.expect_exact("ts ")

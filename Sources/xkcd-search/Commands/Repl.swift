@@ -41,7 +41,8 @@ extension XKCDSearch {
             let interrupts: any InterruptSource = isInteractive ? SignalInterrupts.install() : NoInterrupts()
             let session = Session(
                 host: host, library: library, input: input, output: StandardOutputSink(), interrupts: interrupts,
-                sentenceModel: .located())
+                sentenceModel: .located(), numbersErrors: !isInteractive)
+            if isInteractive { print(Session.hint) }
             let summary = await session.run()
             if isInteractive {
                 print()  // after the ^D
