@@ -14,6 +14,12 @@ public struct IndexOptions: ParsableArguments {
         changed comic is embedded by the sentence model, for search by meaning (about a tenth of a \
         second each; --vectors takes precomputed ones). Indexing runs \
         in the xkcd-search-index executable installed beside xkcd-search.
+
+        Examples:
+          xkcd-search index
+          xkcd-search index --mirror .build/snapshot --vectors .build/snapshot/vectors.sqlite
+          xkcd-search index --rebuild
+          xkcd-search index --images
         """
 
     @Option(help: ArgumentHelp("Read a local mirror laid out as xkcd/N/info.0.json and explainxkcd/api/N.json.", valueName: "dir"))

@@ -85,6 +85,22 @@ struct SearchCommandTests {
         }
     }
 
+    /// Every command's help shows how to use it.
+    @Test func everyCommandsHelpHasExamples() async throws {
+        try await withTemporaryDirectory { directory in
+            let cli = try BinaryRunner(sandbox: directory)
+            let commands = [
+                "index", "search", "stats", "show", "explain", "next", "prev", "latest", "random", "link", "open", "related",
+                "about", "repl", "fav", "fav add", "fav remove", "fav tag", "fav untag", "fav list", "fav tags", "fav export",
+                "fav import",
+            ]
+            for command in commands {
+                let help = try await cli.run(command.split(separator: " ").map(String.init) + ["--help"])
+                #expect(help.status == 0 && help.stdout.contains("Examples:\n  xkcd-search "), "\(command): \(help)")
+            }
+        }
+    }
+
     @Test func jsonHasTheDocumentedKeys() async throws {
         try await withBrowseSandbox { sandbox in
             let page = try await sandbox.json("search", "dependency", "--json", "--limit", "2")

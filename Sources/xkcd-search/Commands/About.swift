@@ -5,7 +5,7 @@ extension XKCDSearch {
     struct About: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "about",
-            abstract: "Where the comics and explanations come from, and their licences.")
+            abstract: "Where the comics and explanations come from, and their licences.", discussion: "Examples:\n  xkcd-search about")
 
         func run() {
             print("""

@@ -7,7 +7,7 @@ extension XKCDSearch {
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "explain",
-            abstract: "Show the explain xkcd explanation of a comic, its trivia and the wiki link.")
+            abstract: "Show the explain xkcd explanation of a comic, its trivia and the wiki link.", discussion: "Examples:\n  xkcd-search explain 327\n  xkcd-search explain            # the comic shown last\n  xkcd-search explain 1190 --json")
 
         @OptionGroup var global: GlobalOptions
 

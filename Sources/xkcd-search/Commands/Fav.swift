@@ -13,6 +13,11 @@ extension XKCDSearch {
                 '-' and '_', stored lower-cased by Unicode's rules. \
                 Favourites are kept apart from the comics, so re-indexing never loses them. \
                 Search them with 'is:fav' and 'tag:NAME'.
+
+                Examples:
+                  xkcd-search fav add 327 sql security
+                  xkcd-search fav list --tag sql
+                  xkcd-search search is:fav tag:sql bobby
                 """,
             subcommands: [Add.self, Remove.self, Tag.self, Untag.self, List.self, Tags.self, Export.self, Import.self])
     }
@@ -20,7 +25,7 @@ extension XKCDSearch {
 
 extension XKCDSearch.Fav {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.", discussion: "Examples:\n  xkcd-search fav add 327 sql security")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
@@ -35,7 +40,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a comic from the favourites.", aliases: ["rm"])
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a comic from the favourites.", discussion: "Examples:\n  xkcd-search fav remove 327", aliases: ["rm"])
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
@@ -46,7 +51,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Tag: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.")
+        static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.", discussion: "Examples:\n  xkcd-search fav tag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String]
@@ -59,7 +64,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Untag: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.")
+        static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.", discussion: "Examples:\n  xkcd-search fav untag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag")) var tags: [String]
@@ -72,7 +77,7 @@ extension XKCDSearch.Fav {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.", discussion: "Examples:\n  xkcd-search fav list\n  xkcd-search fav list --tag physics --json")
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name")) var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
@@ -97,7 +102,7 @@ extension XKCDSearch.Fav {
     }
 
     struct Tags: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tags", abstract: "List the tags with how many favourites carry each.")
+        static let configuration = CommandConfiguration(commandName: "tags", abstract: "List the tags with how many favourites carry each.", discussion: "Examples:\n  xkcd-search fav tags")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
@@ -118,6 +123,10 @@ extension XKCDSearch.Fav {
             discussion: """
                 Format: {"format": "xkcd-search favourites", "version": 1, "exported": ISO 8601, \
                 "favourites": [{"num": 327, "title": "…", "added": ISO 8601, "tags": ["sql"]}]}.
+
+                Examples:
+                  xkcd-search fav export > favourites.json
+                  xkcd-search fav export favourites.json
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file")) var file: String?
@@ -139,7 +148,7 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Merge favourites from a file written by 'fav export'.",
-            discussion: "Importing is idempotent; a malformed file changes nothing.")
+            discussion: "Importing is idempotent; a malformed file changes nothing.\n\nExamples:\n  xkcd-search fav import favourites.json\n  ssh other-host xkcd-search fav export | xkcd-search fav import -")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file")) var file: String
 

@@ -7,7 +7,7 @@ extension XKCDSearch {
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "link",
-            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.")
+            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.", discussion: "Examples:\n  xkcd-search link 327\n  xkcd-search link latest")
 
         @OptionGroup var global: GlobalOptions
 
@@ -28,6 +28,11 @@ extension XKCDSearch {
             discussion: """
                 Runs $BROWSER (commands separated by ':', '%s' stands for the URL), else xdg-open. \
                 When neither is there, prints the URL and says why.
+
+                Examples:
+                  xkcd-search open 327
+                  xkcd-search open --explain        # the comic shown last
+                  BROWSER=w3m xkcd-search open 1190
                 """)
 
         @OptionGroup var global: GlobalOptions

@@ -7,7 +7,7 @@ extension XKCDSearch {
     struct Next: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "next",
-            abstract: "Show the comic after the one shown last (skipping numbers not in the index).")
+            abstract: "Show the comic after the one shown last (skipping numbers not in the index).", discussion: "Examples:\n  xkcd-search show 327 && xkcd-search next")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: PageOptions
@@ -21,6 +21,7 @@ extension XKCDSearch {
         static let configuration = CommandConfiguration(
             commandName: "prev",
             abstract: "Show the comic before the one shown last (skipping numbers not in the index).",
+            discussion: "Examples:\n  xkcd-search show 327 && xkcd-search prev",
             aliases: ["previous"])
 
         @OptionGroup var global: GlobalOptions
@@ -32,7 +33,7 @@ extension XKCDSearch {
     }
 
     struct Latest: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "latest", abstract: "Show the latest comic in the index.")
+        static let configuration = CommandConfiguration(commandName: "latest", abstract: "Show the latest comic in the index.", discussion: "Examples:\n  xkcd-search latest\n  xkcd-search latest --json")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: PageOptions
@@ -45,7 +46,7 @@ extension XKCDSearch {
     struct Random: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "random",
-            abstract: "Show a comic drawn at random from the index, or from the favourites.")
+            abstract: "Show a comic drawn at random from the index, or from the favourites.", discussion: "Examples:\n  xkcd-search random\n  xkcd-search random --tag physics")
 
         @OptionGroup var global: GlobalOptions
 

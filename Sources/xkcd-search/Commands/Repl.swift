@@ -20,6 +20,10 @@ extension XKCDSearch {
                 untag NAME act on the comic shown last; :help and :quit. History is kept in \
                 $XDG_STATE_HOME/xkcd-search/history. When standard input is not a terminal, it reads \
                 one command per line, with no prompt, and exits non-zero if any failed.
+
+                Examples:
+                  xkcd-search repl
+                  printf 'bobby tables\\n327\\nn\\n' | xkcd-search repl
                 """)
 
         @OptionGroup var global: GlobalOptions

@@ -11,6 +11,12 @@ extension XKCDSearch {
             discussion: """
                 The comic shown is remembered, so that 'next' and 'prev' step from it. The \
                 transcript is xkcd's own, or explain xkcd's when xkcd has none or it is richer.
+
+                Examples:
+                  xkcd-search show 327
+                  xkcd-search show latest --explain
+                  xkcd-search show 1133 --image-size 120x400
+                  xkcd-search show 327 --json
                 """)
 
         @OptionGroup var global: GlobalOptions

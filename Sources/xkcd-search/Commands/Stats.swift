@@ -5,7 +5,9 @@ import XKCDKit
 
 extension XKCDSearch {
     struct Stats: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Show what the index holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "stats", abstract: "Show what the index holds.",
+            discussion: "Examples:\n  xkcd-search stats\n  xkcd-search stats --json")
 
         @OptionGroup var global: GlobalOptions
 
