@@ -272,6 +272,21 @@ struct BrowseCommandTests {
             #expect(failed.status != 0)
             #expect(failed.stdout == "https://xkcd.com/327/\n")
             #expect(failed.stderr.contains("exit status 3"), "\(failed)")
+
+            // The entries are tried in turn: after one that fails, the next opens the page.
+            try "".write(to: opened, atomically: true, encoding: .utf8)
+            let second = try await sandbox.run("open", "472", environment: ["BROWSER": failing.path + ":" + script.path])
+            #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
+            #expect(try String(contentsOf: opened, encoding: .utf8) == "https://xkcd.com/472/")
+
+            // The browser has this process's standard input, as a terminal browser needs it.
+            let reader = sandbox.directory.appendingPathComponent("reading-browser")
+            try "#!/bin/sh\nread line; printf '%s %s' \"$line\" \"$1\" > '\(opened.path)'\n".write(to: reader, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reader.path)
+            let typed = try await sandbox.cli.run(
+                ["open", "327", "--db", sandbox.db], environment: ["BROWSER": reader.path], stdin: Data("q\n".utf8))
+            #expect(typed.status == 0, "\(typed)")
+            #expect(try String(contentsOf: opened, encoding: .utf8) == "q https://xkcd.com/327/")
         }
     }
 
@@ -280,7 +295,7 @@ struct BrowseCommandTests {
             let emptyPath = sandbox.directory.appendingPathComponent("empty-bin")
             try FileManager.default.createDirectory(at: emptyPath, withIntermediateDirectories: true)
             let open = try await sandbox.run("open", "327", environment: ["BROWSER": "", "PATH": emptyPath.path])
-            #expect(open.status == 0, "\(open)")
+            #expect(open.status == 1, "nothing opened the page: \(open)")
             #expect(open.stdout == "https://xkcd.com/327/\n")
             #expect(open.stderr.contains("$BROWSER is not set and xdg-open is not on PATH"), "\(open)")
         }

@@ -26,8 +26,9 @@ extension XKCDSearch {
             commandName: "open",
             abstract: "Open a comic (or its explain xkcd page) in the browser.",
             discussion: """
-                Runs $BROWSER (commands separated by ':', '%s' stands for the URL), else xdg-open. \
-                When neither is there, prints the URL and says why.
+                Runs $BROWSER (commands separated by ':', tried in turn until one succeeds; '%s' \
+                stands for the URL), else xdg-open, in this terminal (w3m and lynx get the \
+                keyboard). When none opens the page, prints the URL, says why and exits 1.
 
                 Examples:
                   xkcd-search open 327
@@ -52,6 +53,7 @@ extension XKCDSearch {
             case .unavailable(let reason):
                 print(url)
                 Terminal.printError("not opened: \(reason)")
+                throw ExitCode.failure
             case .failed(let reason):
                 print(url)
                 Terminal.printError("not opened: \(reason)")
