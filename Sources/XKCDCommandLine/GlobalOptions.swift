@@ -18,6 +18,9 @@ public struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
     public var verbose = false
 
+    @Flag(help: "Print straight to the terminal, not through $XKCD_SEARCH_PAGER, $PAGER or less.")
+    public var noPager = false
+
     public init() {}
 
     /// `arguments` with the global options typed before the command (`xkcd-search --db X show

@@ -163,8 +163,9 @@ struct PageOptions: ParsableArguments {
 
     @OptionGroup(title: "Image") var image: ImageOptions
 
-    /// Prints a comic page as text or JSON; the image first, where it can be drawn.
-    func print(_ page: ComicPage) throws {
+    /// Prints a comic page as text or JSON; the image first, where it can be drawn, straight to
+    /// the terminal, then the text through the pager unless `paging` is false.
+    func print(_ page: ComicPage, paging: Bool) throws {
         if json {
             try printJSON(ComicJSON(page: page, withExplanation: explain))
         } else {
@@ -175,6 +176,7 @@ struct PageOptions: ParsableArguments {
                     Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
                 }
             }
+            Pager.start(unless: !paging)
             Swift.print(Renderer.standard.page(page, withExplanation: explain))
         }
     }

@@ -44,7 +44,11 @@ extension XKCDSearch {
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let library = try global.openLibrary()
-            guard json else { return print(Renderer.standard.explanation(try library.explain(reference))) }
+            guard json else {
+                let page = try library.explain(reference)
+                Pager.start(unless: global.noPager)
+                return print(Renderer.standard.explanation(page))
+            }
             // A script asking about a comic without an explanation gets nulls, not an error.
             let page: ComicPage
             do {

@@ -93,6 +93,7 @@ extension XKCDSearch.Fav {
                 })
             }
             if entries.isEmpty { return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet") }
+            Pager.start(unless: global.noPager)
             for entry in entries {
                 let comic = entry.comic.map { "\(sanitized($0.title))  (\($0.date))" } ?? "(not in the index yet)"
                 let tags = entry.favourite.tags.isEmpty ? "" : "  [\(entry.favourite.tags.joined(separator: ", "))]"

@@ -32,6 +32,8 @@ extension XKCDSearch {
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
             // and its reads see a schema another process changed (GRDB checks it on each one).
+            // The commands run in this process: none may hand its output to a pager.
+            Pager.isAllowed = false
             let library = Library(
                 database: try global.openDatabase(connections: .pool),
                 shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath))

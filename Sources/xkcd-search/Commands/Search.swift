@@ -65,7 +65,7 @@ extension XKCDSearch {
         var request: Request {
             Request(
                 database: global.db, words: words, color: colorChoice, limit: pageSize, page: pageNumber, json: json,
-                exact: exact)
+                exact: exact, paging: !global.noPager)
         }
 
         /// A search as its options set it, however they were read.
@@ -77,6 +77,8 @@ extension XKCDSearch {
             var page = 1
             var json = false
             var exact = false
+            /// Whether a page of text results goes through the pager (on a terminal).
+            var paging = true
 
             /// The search as the whole of the process's work: the index is left for the exit to
             /// close. Closing it first (GRDB's teardown of a connection starts Foundation's
@@ -101,6 +103,7 @@ extension XKCDSearch {
                 if json {
                     print(try SearchOutput.json(results))
                 } else {
+                    Pager.start(unless: !paging)
                     print(SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
                 }
                 return (engine, results.total > 0)
