@@ -71,9 +71,10 @@ struct Transfers: Sendable {
         for _ in 0...Self.maxRedirects {
             let remaining = limits.deadline - (ContinuousClock.now - start)
             let hop = performOnce(request, url: url, timeLeft: remaining, cancelled: cancelled)
-            guard case .success(let (_, response, location)) = hop else {
-                if case .failure(let error) = hop { return .failure(error) }
-                continue
+            let (response, location): (HTTPURLResponse, URL?)
+            switch hop {
+            case .failure(let error): return .failure(error)
+            case .success(let (_, hopResponse, hopLocation)): (response, location) = (hopResponse, hopLocation)
             }
             guard (300..<400).contains(response.statusCode), let location else {
                 return hop.map { ($0.0, $0.1) }

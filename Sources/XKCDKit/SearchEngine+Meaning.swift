@@ -77,8 +77,9 @@ extension SearchEngine {
         let similarities = try snapshot.vectorSimilarities(to: encoder.embedding(for: meaning), model: encoder.identity)
         guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
 
-        // The comics nearest in meaning that the query's filters and exclusions allow.
-        let allowed = try snapshot.comicIDs(passingFiltersOf: query)
+        // The comics nearest in meaning that the query's filters (as the lexical ranking read
+        // them) and exclusions allow.
+        let allowed = ranking.allowed
         let excluded = try query.text?.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
         var nearest = similarities.indices.filter { id in
             similarities[id] > 0 && !excluded.contains(id) && (allowed?.contains(id) ?? true)
@@ -118,13 +119,22 @@ extension SearchEngine {
         for id in moved.subtracting(ranking.ids[depth...]) {
             if lexical(id) > 0 { ranking.partial.insert(id) } else { ranking.similar.insert(id) }
         }
-        // The rest keep their lexical order; their scores are put on the fused scale, so that
-        // every score of the query's results compares.
-        for id in rest {
-            fused[id] = (1 - Self.meaningWeight) * (topLexical > 0 ? min(lexical(id) / topLexical, 1) : 0)
-        }
+        // The rest keep their lexical order, and their scores the fused scale (``FusedScores``).
         ranking.ids = order + rest
-        ranking.fusedScores = fused
+        ranking.fused = FusedScores(ranked: fused, topLexical: topLexical)
+    }
+}
+
+/// The scores of a fused ranking: those of the comics ranked with their meaning, and for the
+/// rest, ranked by their words alone, their lexical score on the same scale, so that every score
+/// of the query's results compares.
+struct FusedScores {
+    var ranked: [Comic.ID: Double]
+    /// The best lexical score among those ranked, which scales the others'.
+    var topLexical: Double
+
+    func score(_ id: Comic.ID, lexical: Double) -> Double {
+        ranked[id] ?? (1 - SearchEngine.meaningWeight) * (topLexical > 0 ? min(lexical / topLexical, 1) : 0)
     }
 }
 

@@ -183,7 +183,7 @@ public struct SearchEngine: Sendable {
                 ranking.similar.contains(id) ? .similar : ranking.partial.contains(id) ? .someWords : .allWords
             return SearchResult(
                 id: id, title: summary.title, date: summary.date,
-                score: ranking.fusedScores?[id] ?? ranking.scores?.score(id) ?? 0, snippet: snippet, match: match)
+                score: ranking.score(id), snippet: snippet, match: match)
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
@@ -202,7 +202,15 @@ public struct SearchEngine: Sendable {
         /// a line of theirs, maybe with a word misremembered.
         var lines: Set<Comic.ID> = []
         /// The scores of the lexical and semantic rankings combined, when the query was fused.
-        var fusedScores: [Comic.ID: Double]?
+        var fused: FusedScores?
+        /// The comics the query's filters allow, or nil without filters.
+        var allowed: Set<Comic.ID>?
+
+        /// The score shown for `id`: the fused one when the query was fused, else the lexical.
+        func score(_ id: Comic.ID) -> Double {
+            let lexical = scores?.score(id) ?? 0
+            return fused?.score(id, lexical: lexical) ?? lexical
+        }
         var unseenWords: [String] = []
         var rareWords: [String] = []
         var documentCounts: [String: Int] = [:]
@@ -222,6 +230,7 @@ public struct SearchEngine: Sendable {
             ranking = try rankText(
                 quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered, in: snapshot)
             if let allowed { isAllowed = allowed.contains }
+            ranking.allowed = allowed
         } else if let listed = try snapshot.comicIDs(passingFiltersOf: query, ordered: query.sort) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow, filtered and ordered by one statement.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import XKCDModel
+import XKCDStore
 
 /// Where the comic shown last is remembered, for `next`, `prev` and commands without a number:
 /// a file in the XDG state directory, one per index, so that an index on a read-only disk can
@@ -23,18 +24,11 @@ public struct ShownComic: Sendable {
     public init(stateDirectory: URL?, databasePath: String) {
         // The file's own path, so that `--db idx.sqlite` from two directories names two indexes
         // and `./idx.sqlite` the same one as `idx.sqlite`.
-        let databasePath = Self.resolved(databasePath)
+        let databasePath = ComicDatabase.resolvedPath(databasePath)
         key = databasePath
         // FNV-1a of the path: a short name that differs per index.
         let hash = databasePath.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         file = stateDirectory?.appendingPathComponent("shown-" + String(hash, radix: 16))
-    }
-
-    /// `path` absolute and with its symbolic links resolved when the file exists, else as given.
-    private static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Memory only, for tests and in-memory indexes.

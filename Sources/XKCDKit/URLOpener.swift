@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Opens a URL in the user's browser: `$BROWSER` first, then `xdg-open`.
 ///
 /// `$BROWSER` may list several commands separated by `:`; each may hold `%s` for the URL,
@@ -53,40 +49,19 @@ public struct URLOpener: Sendable {
             } else {
                 words.append(url)
             }
-            switch run(executable.path, arguments: Array(words.dropFirst())) {
-            case 0: return .opened(command: name)
-            case nil: failures.append("\(name) could not be started")
-            case let status?: failures.append("\(name) failed (exit status \(status))")
+            do {
+                let status = try ChildProcess.run(
+                    executable.path, arguments: Array(words.dropFirst()), environment: environment,
+                    handsInterruptsToChild: true)
+                if status == 0 { return .opened(command: name) }
+                failures.append("\(name) failed (exit status \(status))")
+            } catch {
+                failures.append("\(name) could not be started")
             }
         }
         if !failures.isEmpty { return .failed(reason: failures.joined(separator: "; ")) }
         let browser = browsers.isEmpty ? "$BROWSER is not set" : "$BROWSER (\(missing.dropLast().joined(separator: ", "))) was not found"
         return .unavailable(reason: "\(browser) and xdg-open is not on PATH")
-    }
-
-    /// Runs `path` in this process group (Foundation's Process puts a child in a group of its own,
-    /// where reading the terminal stops it) and waits; nil when it could not be started.
-    private func run(_ path: String, arguments: [String]) -> Int32? {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environ = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environ.forEach { free($0) } }
-        // While the browser runs, Ctrl-C is its to handle: this process waits it out.
-        let previous = signal(SIGINT, SIG_IGN)
-        defer { signal(SIGINT, previous) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, nil, &attributes, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 
     /// The executable for a command name: a path as given, or the first match on `$PATH`.

@@ -38,8 +38,9 @@ extension ComicDatabase {
         return heldOpen.withLock { $0.contains(resolved) }
     }
 
-    /// `path` absolute, with its symbolic links resolved, when the file exists.
-    private static func resolvedPath(_ path: String) -> String {
+    /// `path` absolute, with its symbolic links resolved, when the file exists; else as given.
+    /// One index reached by several paths (`./idx.sqlite`, `idx.sqlite`, a link) is one file.
+    public static func resolvedPath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)

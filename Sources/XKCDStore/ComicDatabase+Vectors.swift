@@ -146,8 +146,7 @@ extension ComicDatabase.Snapshot {
         let statement = try db.cachedStatement(
             sql: "SELECT vector FROM comicVector WHERE comicID = ? AND model = ? ORDER BY passage")
         try statement.forEachRow(binding: [.integer(id), .text(model)]) { row in
-            let bytes = row.bytes(0)
-            vectors.append((0..<bytes.count / 4).map { bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) })
+            vectors.append(floats(in: row.bytes(0)))
         }
         return vectors
     }
@@ -201,10 +200,8 @@ extension ComicDatabase {
                         let model = row["model"] as String?, let digest = row["textDigest"] as String?,
                         let data = row["vector"] as Data?, data.count % MemoryLayout<Float>.size == 0
                     else { return nil }
-                    let vector = data.withUnsafeBytes { bytes in
-                        (0..<bytes.count / 4).map { bytes.loadUnaligned(fromByteOffset: $0 * 4, as: Float.self) }
-                    }
-                    return ComicVector(id: id, passage: passage, model: model, textDigest: digest, vector: vector)
+                    return ComicVector(
+                        id: id, passage: passage, model: model, textDigest: digest, vector: data.withUnsafeBytes(floats(in:)))
                 }
             }
         } catch {
@@ -244,5 +241,12 @@ extension ComicDatabase {
                 }
             }
         }
+    }
+}
+
+/// The little-endian floats stored in a vector's blob, whose bytes need not be aligned for floats.
+func floats(in bytes: UnsafeRawBufferPointer) -> [Float] {
+    (0..<bytes.count / MemoryLayout<Float>.size).map {
+        bytes.loadUnaligned(fromByteOffset: $0 * MemoryLayout<Float>.size, as: Float.self)
     }
 }

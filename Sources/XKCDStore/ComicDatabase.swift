@@ -82,12 +82,15 @@ public struct ComicDatabase: Sendable {
             // Nothing is written, and GRDB would otherwise run `PRAGMA foreign_keys = ON`
             // through its `execute(sql:)` (see above).
             configuration.foreignKeysEnabled = false
-            let queue = try? readOnlyQueue(at: path, configuration: configuration)
-            if let queue, (try? queue.readTransaction(Schema.isCurrent)) == true { return ComicDatabase(current: queue) }
+            let opened = Result { try readOnlyQueue(at: path, configuration: configuration) }
+            if case .success(let queue) = opened, (try? queue.readTransaction(Schema.isCurrent)) == true {
+                return ComicDatabase(current: queue)
+            }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
             // reader must not write an index's tables into it.
             try checkIsIndex(at: path, creating: false)
-            if queue == nil { _ = try connecting(to: path) { try readOnlyQueue(at: path, configuration: configuration) } }
+            // An index that could not be opened says why, as the open said it.
+            _ = try connecting(to: path) { try opened.get() }
             guard isWritable(path) else { throw .needsUpdate(path: path) }
             // An older index is brought up to date once, through a writable connection, whose
             // new pages then go from the write-ahead log into the file: the read-only searches

@@ -202,19 +202,13 @@ func drawImage(of comic: Comic, options: ImageOptions) {
     _ = spawn(drawer, [id, comic.imageURL] + options.arguments)
 }
 
-/// Runs `path` with this process's terminal and environment and waits: posix_spawn rather than
-/// Foundation's Process, whose set-up took 40 ms of system time. Returns the exit status, or -1
-/// after saying why it could not start.
+/// Runs `path` with this process's terminal and environment and waits (``ChildProcess``).
+/// Returns the exit status, or -1 after saying why it could not start.
 private func spawn(_ path: String, _ arguments: [String]) -> Int32 {
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, nil, nil, argv, environ)
-    guard spawned == 0 else {
-        Terminal.printError("no image: could not start \(path): \(String(cString: strerror(spawned)))")
+    do {
+        return try ChildProcess.run(path, arguments: arguments)
+    } catch {
+        Terminal.printError("no image: could not start \(path): \(String(cString: strerror(error.code.rawValue)))")
         return -1
     }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
 }

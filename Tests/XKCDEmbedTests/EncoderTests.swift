@@ -80,15 +80,6 @@ func cosine(_ a: [Float], _ b: [Float]) -> Float {
         #expect(abs(length - 1) < 1e-4, "length \(length)")
     }
 
-    /// The lowest cosine over the reference texts, printed for docs/semantic-search.md.
-    @Test func reportsTheLowestCosine() throws {
-        let encoder = try realEncoder()
-        let similarities = Reference.shared.cases.map { cosine(encoder.embedding(for: $0.text), $0.embedding) }
-        let lowest = try #require(similarities.min())
-        print("lowest cosine with the reference over \(similarities.count) texts: \(lowest)")
-        #expect(lowest >= 0.999)
-    }
-
     /// Unrelated texts are far apart and a paraphrase is near: the vectors carry meaning, not noise
     /// that happens to match.
     @Test func paraphrasesAreCloserThanUnrelatedTexts() throws {

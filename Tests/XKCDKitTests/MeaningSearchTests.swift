@@ -17,14 +17,13 @@ private func realSentenceModel() throws -> SentenceModel {
 }
 
 /// The fixture subset indexed and embedded by the real model, built once: the tests only read it.
+///
+/// The tests embed on one thread (`width: 1`): they run beside every other suite on two cores,
+/// some of which time requests.
 private let embeddedFixtureIndex = Task { () throws -> (ComicDatabase, SentenceModel) in
-    let database = try ComicDatabase.inMemory()
-    _ = try await Indexer(
-        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
-        logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
-    ).run()
+    let database = try await makeFixtureIndex()
     let model = try realSentenceModel()
-    _ = try await VectorIndexer(database: database, encoder: model.encoder().get()).run()
+    _ = try await VectorIndexer(database: database, encoder: model.encoder().get(), width: 1).run()
     return (database, model)
 }
 
@@ -152,11 +151,7 @@ struct MeaningSearchTests {
     }
 
     @Test func anIndexWithoutVectorsSearchesByWordsAndSaysSo() async throws {
-        let database = try ComicDatabase.inMemory()
-        _ = try await Indexer(
-            database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
-            logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
-        ).run()
+        let database = try await makeFixtureIndex()
         let results = try SearchEngine(database: database, sentenceModel: try realSentenceModel())
             .search(MeaningSearchTests.description)
         #expect(results.semanticProblem == .noVectors)
@@ -171,10 +166,10 @@ struct VectorIndexerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let mirror = try makeMirror(latest: 10, in: directory)
         let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
-        let logger = Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        let logger = quietLogger
         _ = try await Indexer(database: database, source: MirrorComicSource(directory: mirror), logger: logger).run()
         let encoder = try realSentenceModel().encoder().get()
-        let vectors = VectorIndexer(database: database, encoder: encoder)
+        let vectors = VectorIndexer(database: database, encoder: encoder, width: 1)
 
         let first = try await vectors.run()
         #expect(first.embedded == 10 && first.current == 0)
@@ -199,12 +194,12 @@ struct VectorIndexerTests {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let mirror = try makeMirror(latest: 5, in: directory)
-        let logger = Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
+        let logger = quietLogger
         let encoder = try realSentenceModel().encoder().get()
 
         let source = try ComicDatabase.open(at: directory.appendingPathComponent("source.sqlite").path)
         _ = try await Indexer(database: source, source: MirrorComicSource(directory: mirror), logger: logger).run()
-        _ = try await VectorIndexer(database: source, encoder: encoder).run()
+        _ = try await VectorIndexer(database: source, encoder: encoder, width: 1).run()
         // Comic 2's shipped vector was made from other text: it must be embedded, not taken.
         try source.write { db in try db.execute(sql: "UPDATE comicVector SET textDigest = 'other' WHERE comicID = 2") }
         let shipped = directory.appendingPathComponent("vectors.sqlite").path
@@ -215,7 +210,7 @@ struct VectorIndexerTests {
 
         let target = try ComicDatabase.open(at: directory.appendingPathComponent("target.sqlite").path)
         _ = try await Indexer(database: target, source: MirrorComicSource(directory: mirror), logger: logger).run()
-        let report = try await VectorIndexer(database: target, encoder: encoder).run(importingFrom: shipped)
+        let report = try await VectorIndexer(database: target, encoder: encoder, width: 1).run(importingFrom: shipped)
         #expect(report.imported == 4 && report.embedded == 1)
         let sources = try target.vectorSources()
         #expect(sources.count == 5 && sources.values.allSatisfy { $0.model == encoder.identity && $0.textDigest != "other" })
@@ -250,11 +245,7 @@ struct SimilarRelatedComicsTests {
     }
 
     @Test func aComicWithoutVectorsHasOnlyItsLinks() async throws {
-        let database = try ComicDatabase.inMemory()
-        _ = try await Indexer(
-            database: database, source: MirrorComicSource(directory: Fixtures.corpusURL),
-            logger: Logger(label: "meaning-tests") { _ in SwiftLogNoOpLogHandler() }
-        ).run()
+        let database = try await makeFixtureIndex()
         let related = try Library(database: database).related(.number(1608)).related
         #expect(related.allSatisfy { !$0.reasons.contains(.similar) } && related.count == 2)
     }
