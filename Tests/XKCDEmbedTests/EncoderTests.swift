@@ -53,7 +53,10 @@ func cosine(_ a: [Float], _ b: [Float]) -> Float {
     return dot / (normA.squareRoot() * normB.squareRoot())
 }
 
-@Suite struct EncoderTests {
+/// Serialized: each test embeds (or copies the model) without awaiting, holding one of Swift's
+/// few task threads the while; run side by side they held them all for seconds, and every async
+/// test of the process (the fixture server, timed HTTP requests) stalled behind them.
+@Suite(.serialized) struct EncoderTests {
     @Test func describesTheModel() throws {
         let encoder = try realEncoder()
         #expect(encoder.dimensions == 384)

@@ -5,7 +5,10 @@ import _XKCDTestSupport
 
 /// Broken copies of the real model: each must give an ``EmbedError`` with a one-line message,
 /// never a trap or a read past the end of the file.
-@Suite struct ModelFileTests {
+/// Serialized: each test embeds (or copies the model) without awaiting, holding one of Swift's
+/// few task threads the while; run side by side they held them all for seconds, and every async
+/// test of the process (the fixture server, timed HTTP requests) stalled behind them.
+@Suite(.serialized) struct ModelFileTests {
     /// A copy of the model directory in a fresh temporary directory, whose files are linked to
     /// the originals except those `damage` rewrites.
     private func damagedCopy(_ damage: (URL) throws -> Void) throws -> URL {
