@@ -241,7 +241,21 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
 
 /// Runs a tool found on `PATH` (`sqlite3`, `ldd`) to completion; its standard output and error
 /// together.
-func runTool(_ arguments: [String]) throws -> (status: Int32, output: String) {
+func runTool(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+    try await offTheTaskPool { try runToolWaiting(arguments) }
+}
+
+/// Runs `body` on a Dispatch thread and awaits it: a test waiting for a child process must not
+/// hold one of Swift's few task threads, which the fixture server and the timed tests of this
+/// process need meanwhile.
+func offTheTaskPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
+/// ``runTool(_:)`` on the calling thread.
+func runToolWaiting(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments

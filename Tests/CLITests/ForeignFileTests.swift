@@ -14,7 +14,7 @@ struct ForeignFileTests {
         func make(at path: String) async throws {
             switch self {
             case .foreign:
-                let result = try runTool(["sqlite3", path, "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ann')"])
+                let result = try await runTool(["sqlite3", path, "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ann')"])
                 #expect(result.status == 0, "\(result.output)")
             case .empty:
                 try Data().write(to: URL(fileURLWithPath: path))

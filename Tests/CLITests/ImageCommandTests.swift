@@ -157,7 +157,7 @@ struct ImageCommandTests {
         try await withImageSandbox { images in
             let plain = try await images.show("show", "327", "--image-format", "symbols")
             #expect(!plain.stderr.contains("interactive"), "\(plain)")
-            let filed = try runTool([
+            let filed = try await runTool([
                 "sqlite3", images.sandbox.db,
                 "UPDATE explanation SET categories = categories || char(10) || 'Interactive comics' WHERE comicID = 327",
             ])
@@ -228,7 +228,7 @@ struct ImageCommandTests {
                 p.sendeof(); p.expect(pexpect.EOF); p.close()
                 print("exit", p.exitstatus)
                 """#
-            let result = try REPLCommandTests.runPython(
+            let result = try await REPLCommandTests.runPython(
                 script, arguments: [
                     images.sandbox.cli.executable.path, images.sandbox.db, images.base,
                     images.sandbox.directory.appendingPathComponent("cache").path,

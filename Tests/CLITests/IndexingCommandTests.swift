@@ -255,7 +255,7 @@ struct IndexingCommandTests {
 
     /// The names of the shared libraries `ldd` lists for an executable.
     private func sharedLibraries(of executable: URL) throws -> [String] {
-        try runTool(["ldd", executable.path]).output.split(separator: "\n")
+        try runToolWaiting(["ldd", executable.path]).output.split(separator: "\n")
             .compactMap { $0.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespaces) } }
             .map { $0.split(separator: "/").last.map(String.init) ?? $0 }
     }
@@ -321,7 +321,7 @@ struct IndexingCommandTests {
 
     /// SQLite's and FTS5's integrity checks, through the `sqlite3` shell.
     private func checkIntegrity(_ db: String) throws {
-        let result = try runTool([
+        let result = try runToolWaiting([
             "sqlite3", db,
             """
             PRAGMA integrity_check;

@@ -19,8 +19,8 @@ struct InstallTests {
     ]
 
     /// Runs `make arguments…` in the package directory; its standard output and error together.
-    static func make(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runTool(["make", "--no-print-directory", "-C", packageRoot.path] + arguments)
+    static func make(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await runTool(["make", "--no-print-directory", "-C", packageRoot.path] + arguments)
     }
 
     @Test(.timeLimit(.minutes(10)))
@@ -35,7 +35,7 @@ struct InstallTests {
         try await withTemporaryDirectory { directory in
             let destination = directory.appendingPathComponent("root")
             let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN_DIR=\(binDirectory.path)"]
-            let install = try Self.make(["install-files"] + variables)
+            let install = try await Self.make(["install-files"] + variables)
             try #require(install.status == 0, "make install-files failed:\n\(install.output)")
 
             for path in Self.installed {
@@ -51,9 +51,9 @@ struct InstallTests {
             // The man page renders, with every subcommand in it.
             let page = destination.appendingPathComponent("usr/share/man/man1/xkcd-search.1").path
             let environment = ["env", "MANPAGER=cat", "MANWIDTH=100", "LC_ALL=C.UTF-8"]
-            let man = try runTool(environment + ["man", "-l", page])
+            let man = try await runTool(environment + ["man", "-l", page])
             #expect(man.status == 0, "man -l failed:\n\(man.output)")
-            let complaints = try runTool(["sh", "-c", "\(environment.joined(separator: " ")) man -l '\(page)' 2>&1 >/dev/null"])
+            let complaints = try await runTool(["sh", "-c", "\(environment.joined(separator: " ")) man -l '\(page)' 2>&1 >/dev/null"])
             #expect(complaints.output.isEmpty, "man -l complained:\n\(complaints.output)")
             // A subcommand's entry starts at the list's indent, its description further in.
             let lines = man.output.split(separator: "\n").map(String.init)
@@ -66,7 +66,7 @@ struct InstallTests {
             let share = destination.appendingPathComponent("usr/share")
             let bash = try String(contentsOf: share.appendingPathComponent("bash-completion/completions/xkcd-search"), encoding: .utf8)
             #expect(bash.contains("complete ") && bash.contains("_xkcd-search"))
-            let syntax = try runTool(["bash", "-n", share.appendingPathComponent("bash-completion/completions/xkcd-search").path])
+            let syntax = try await runTool(["bash", "-n", share.appendingPathComponent("bash-completion/completions/xkcd-search").path])
             #expect(syntax.status == 0, "bash -n: \(syntax.output)")
             let zsh = try String(contentsOf: share.appendingPathComponent("zsh/site-functions/_xkcd-search"), encoding: .utf8)
             #expect(zsh.hasPrefix("#compdef xkcd-search"))
@@ -78,7 +78,7 @@ struct InstallTests {
             for file in ["model.safetensors", "vocab.txt", "config.json", "LICENSE", "SHA256SUMS"] {
                 #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "no model/\(file)")
             }
-            let sums = try runTool(["sh", "-c", "cd '\(model.path)' && sha256sum --check --quiet SHA256SUMS"])
+            let sums = try await runTool(["sh", "-c", "cd '\(model.path)' && sha256sum --check --quiet SHA256SUMS"])
             #expect(sums.status == 0, "the installed model does not match its sums: \(sums.output)")
 
             // The installed executable runs and finds the installed model: XKCD_SEARCH_MODEL is
@@ -94,7 +94,7 @@ struct InstallTests {
             #expect(meaning?.contains("by meaning:    on (") == true, "\(stats)")
 
             // make uninstall leaves no file behind.
-            let uninstall = try Self.make(["uninstall"] + variables)
+            let uninstall = try await Self.make(["uninstall"] + variables)
             try #require(uninstall.status == 0, "make uninstall failed:\n\(uninstall.output)")
             let left = FileManager.default.enumerator(atPath: destination.path)?.compactMap { item -> String? in
                 let path = item as! String

@@ -68,7 +68,7 @@ struct InterruptedIndexTests {
     /// The comics in the index and their titles, read by the sqlite3 shell.
     private func storedComics(_ db: String) -> [(Int, String)] {
         guard FileManager.default.fileExists(atPath: db),
-            let result = try? runTool(["sqlite3", "-readonly", db, "SELECT id || '|' || title FROM comic ORDER BY id"]),
+            let result = try? runToolWaiting(["sqlite3", "-readonly", db, "SELECT id || '|' || title FROM comic ORDER BY id"]),
             result.status == 0
         else { return [] }
         return result.output.split(separator: "\n").compactMap { line in

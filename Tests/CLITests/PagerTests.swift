@@ -42,7 +42,7 @@ struct PagerTests {
                     assert status == 0 and got == {} and ("Exploits of a Mom" in screen), (arguments, got, screen)
                 print("ok")
                 """#
-            let result = try REPLCommandTests.runPython(
+            let result = try await REPLCommandTests.runPython(
                 script, arguments: [sandbox.cli.executable.path, sandbox.db, sandbox.directory.path])
             #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
         }

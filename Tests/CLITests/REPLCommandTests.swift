@@ -97,7 +97,7 @@ struct REPLCommandTests {
                 print("exit", p.exitstatus)
                 """#
             let history = state.appendingPathComponent("xkcd-search/history")
-            let result = try runPython(script, arguments: [sandbox.cli.executable.path, sandbox.db, state.path])
+            let result = try await runPython(script, arguments: [sandbox.cli.executable.path, sandbox.db, state.path])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
             let lines = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
@@ -110,11 +110,16 @@ struct REPLCommandTests {
         }
     }
 
-    static let hasPexpect: Bool = (try? runPython("import pexpect", arguments: []).status) == 0
+    static let hasPexpect: Bool = (try? runPythonWaiting("import pexpect", arguments: []).status) == 0
 
     struct PythonResult { var status: Int32; var output: String }
 
-    static func runPython(_ script: String, arguments: [String]) throws -> PythonResult {
+    /// Runs a python3 script with `arguments`, waiting on a Dispatch thread (``offTheTaskPool(_:)``).
+    static func runPython(_ script: String, arguments: [String]) async throws -> PythonResult {
+        try await offTheTaskPool { try runPythonWaiting(script, arguments: arguments) }
+    }
+
+    static func runPythonWaiting(_ script: String, arguments: [String]) throws -> PythonResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
@@ -131,7 +136,7 @@ struct REPLCommandTests {
         return PythonResult(status: process.terminationStatus, output: String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 
-    func runPython(_ script: String, arguments: [String]) throws -> PythonResult {
-        try Self.runPython(script, arguments: arguments)
+    func runPython(_ script: String, arguments: [String]) async throws -> PythonResult {
+        try await Self.runPython(script, arguments: arguments)
     }
 }

@@ -62,7 +62,7 @@ struct ReadOnlyIndexTests {
             #expect(!FileManager.default.fileExists(atPath: db + "-shm"))
             let cli = try BinaryRunner(sandbox: directory)
             let wrapper = ["unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh", folder.path]
-            let probe = try runTool(wrapper + ["touch", folder.appendingPathComponent("probe").path])
+            let probe = try await runTool(wrapper + ["touch", folder.appendingPathComponent("probe").path])
             #expect(probe.status != 0 && probe.output.contains("Read-only file system"), "the mount is not read-only: \(probe)")
             try await checkEveryCommand(cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["index.sqlite"])
@@ -76,7 +76,7 @@ struct ReadOnlyIndexTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
             let cli = try BinaryRunner(sandbox: directory)
             let wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            let probe = try runTool(wrapper + ["touch", db])
+            let probe = try await runTool(wrapper + ["touch", db])
             #expect(probe.status != 0, "the file is writable by the user: \(probe)")
             // The state directory is in the sandbox, which that user may write (0777).
             try await checkEveryCommand(cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory))
@@ -91,7 +91,7 @@ struct ReadOnlyIndexTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let db = try await FixtureIndex.copy(into: folder)
             // What the version before the comic vectors made: no such table, no such migration.
-            let older = try runTool([
+            let older = try await runTool([
                 "sqlite3", db, "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier = 'v9-comic-vectors';",
             ])
             #expect(older.status == 0, "\(older.output)")

@@ -101,7 +101,7 @@ struct RelatedCommandTests {
         try await withBrowseSandbox { sandbox in
             // What the version before v8-comic-links left: no links table, no such migration (and
             // none of the later ones).
-            let older = try runTool(["sqlite3", sandbox.db, Self.beforeLinks])
+            let older = try await runTool(["sqlite3", sandbox.db, Self.beforeLinks])
             #expect(older.status == 0, "\(older.output)")
             let before = try await sandbox.run("related", "327")
             #expect(before.stdoutLines.last == "  no related comics found", "\(before)")
@@ -127,7 +127,7 @@ struct RelatedCommandTests {
             let index = ["index", "--db", db, "--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString]
             let first = try await cli.run(index)
             #expect(first.status == 0, "\(first)")
-            let older = try runTool(["sqlite3", db, Self.beforeLinks])
+            let older = try await runTool(["sqlite3", db, Self.beforeLinks])
             #expect(older.status == 0, "\(older.output)")
 
             let start = server.requestLog.count

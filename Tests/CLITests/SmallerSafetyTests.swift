@@ -128,7 +128,7 @@ struct SmallerSafetyTests {
                 print("between the prompts:", repr(after))
                 print("exit", p.exitstatus)
                 """#
-            let result = try REPLCommandTests.runPython(
+            let result = try await REPLCommandTests.runPython(
                 script, arguments: [cli.executable.path, db, base.absoluteString, directory.path])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
