@@ -83,7 +83,12 @@ let package = Package(
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
         // Searching, browsing and favourites. No fetching or HTML parsing: every library linked
         // into a process costs start-up time, and `search` is run once per query.
-        .target(name: "XKCDKit", dependencies: ["XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed"]),
+        .target(
+            name: "XKCDKit",
+            dependencies: [
+                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The fetch → parse → store pipeline, which alone links libcurl and libxml2.
         .target(
             name: "XKCDIndexer",

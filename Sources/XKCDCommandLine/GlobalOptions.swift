@@ -15,8 +15,11 @@ public struct GlobalOptions: ParsableArguments {
         valueName: "path"))
     public var db: String?
 
-    @Flag(name: .shortAndLong, help: "Log what happens to standard error.")
+    @Flag(name: .shortAndLong, help: "Log what is opened and read, and how long each step takes, to standard error.")
     public var verbose = false
+
+    @Option(help: "Colour and bold: auto (on a terminal, unless NO_COLOR is set), always or never.")
+    public var color: Terminal.ColorChoice = .auto
 
     @Flag(help: "Print straight to the terminal, not through $XKCD_SEARCH_PAGER, $PAGER or less.")
     public var noPager = false
@@ -25,7 +28,7 @@ public struct GlobalOptions: ParsableArguments {
 
     /// `arguments` with the global options typed before the command (`xkcd-search --db X show
     /// 327`, as git and gh take them) moved to the end, where every command reads them (before a
-    /// `--`, after which everything is words). `--color` moves too: `search` reads it.
+    /// `--`, after which everything is words).
     public static func movedAfterTheCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = arguments.startIndex
@@ -49,7 +52,21 @@ public struct GlobalOptions: ParsableArguments {
 
     public var paths: Paths { Paths(database: db) }
 
+    /// Whether the output is coloured, as `--color`, `NO_COLOR` and the terminal decide.
+    public var usesColor: Bool { Terminal.usesColor(color) }
+
     public func makeLogger() -> Logger {
+        Self.makeLogger(verbose: verbose)
+    }
+
+    /// Logs `message` to standard error with `-v`, as the library's steps are logged.
+    public func log(_ message: @autoclosure () -> String) {
+        guard verbose else { return }
+        makeLogger().info("\(message())")
+    }
+
+    /// A logger writing to standard error: `info` and above with `-v`, else errors only.
+    public static func makeLogger(verbose: Bool) -> Logger {
         var logger = Logger(label: "xkcd-search") { SanitizingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = verbose ? .info : .error
         return logger
@@ -61,7 +78,7 @@ public struct GlobalOptions: ParsableArguments {
     public func openDatabase(creating: Bool = false, connections: ComicDatabase.Connections = .single) throws
         -> ComicDatabase
     {
-        try Self.openDatabase(at: db, creating: creating, connections: connections)
+        try Self.openDatabase(at: db, creating: creating, connections: connections, logger: makeLogger())
     }
 
     /// The index for browsing and favourites, the comic shown last kept in the state directory.
@@ -70,21 +87,29 @@ public struct GlobalOptions: ParsableArguments {
     ///   index is opened for reading, and the write is refused).
     public func openLibrary(writing: Bool = false) throws -> Library {
         let database = try openDatabase(connections: writing ? .single : .readOnly)
-        return Library(database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath))
+        return Library(
+            database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath),
+            logger: makeLogger())
     }
 
     /// ``openDatabase(creating:connections:)`` for the `--db` given.
     public static func openDatabase(
-        at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single
+        at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single, logger: Logger
     ) throws -> ComicDatabase {
         let path = Paths(database: db).databasePath
         // Not there at all: a directory that may not be read is reported by the open.
         if !creating, access(path, F_OK) != 0, errno == ENOENT {
             throw MissingIndex(path: path)
         }
-        return try ComicDatabase.open(at: path, connections: connections, creating: creating) {
+        let start = ContinuousClock.now
+        let database = try ComicDatabase.open(at: path, connections: connections, creating: creating) {
             Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)")
         }
+        if logger.logLevel <= .info {
+            let mode = database.isReadOnly ? "for reading" : "for reading and writing"
+            logger.info("opened the index \(path) \(mode) in \(milliseconds(since: start))")
+        }
+        return database
     }
 }
 

@@ -14,7 +14,7 @@ public struct ImageOptions: ParsableArguments {
     /// auto, always, never: as `--color`.
     public typealias Mode = Terminal.ColorChoice
 
-    public enum Format: String, CaseIterable, Sendable, SpelledOutArgument {
+    public enum Format: String, CaseIterable, Sendable, ExpressibleByArgument {
         case auto, kitty, iterm, sixel, symbols
     }
 
@@ -95,15 +95,4 @@ public struct ImageOptions: ParsableArguments {
             throw ValidationError("\(option) must be an http or https URL, not '\(value)'")
         }
     }
-}
-
-/// An option's values spelled out, as `Terminal.ColorChoice` does: ArgumentParser's defaults
-/// describe each case through `String(describing:)`, whose dynamic casts cost start-up time.
-public protocol SpelledOutArgument: ExpressibleByArgument, CaseIterable, RawRepresentable where RawValue == String {}
-
-extension SpelledOutArgument {
-    public var defaultValueDescription: String { rawValue }
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
-    public static var allValueDescriptions: [String: String] { [:] }
-    public static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import XKCDModel
 import XKCDStore
 
@@ -132,6 +133,7 @@ extension Library {
         let before = try database.favourite(id)?.tags ?? []
         let merge = try database.addFavourite(id, tags: tags)
         guard let favourite = try database.favourite(id) else { throw LibraryError.notAFavourite(id) }
+        logger.info("#\(id) written as a favourite, tags now: \(favourite.tags.joined(separator: ", "))")
         return FavouriteAddition(
             comic: comic, favourite: favourite, isNew: !merge.addedFavourites.isEmpty,
             addedTags: tags.filter { !before.contains($0) })
@@ -142,6 +144,7 @@ extension Library {
         let id = try favouriteNumber(reference)
         guard let favourite = try database.favourite(id) else { throw LibraryError.notAFavourite(id) }
         try database.removeFavourite(id)
+        logger.info("#\(id) removed from the favourites")
         return FavouriteEntry(favourite: favourite, comic: try database.comic(id))
     }
 
@@ -164,9 +167,11 @@ extension Library {
     /// The favourites by number, or only those tagged `tag`.
     public func favourites(taggedWith tag: String? = nil) throws -> [FavouriteEntry] {
         let tag = try tag.map { raw throws(LibraryError) in try Library.normalisedTag(raw) }
-        return try database.favourites(taggedWith: tag).map { favourite in
+        let entries = try database.favourites(taggedWith: tag).map { favourite in
             FavouriteEntry(favourite: favourite, comic: try database.comic(favourite.id))
         }
+        logger.info("favourites read: \(entries.count)\(tag.map { " tagged \($0)" } ?? "")")
+        return entries
     }
 
     /// Every tag with how many favourites carry it.

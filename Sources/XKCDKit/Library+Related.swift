@@ -1,3 +1,4 @@
+import Logging
 import XKCDModel
 import XKCDStore
 
@@ -69,6 +70,7 @@ extension Library {
                         similarity: Double(near.similarity)))
             }
         }
+        logger.info("#\(id): \(related.filter { $0.reasons != [.similar] }.count) linked comics, \(related.filter { $0.reasons.contains(.similar) }.count) near in meaning")
         return RelatedComics(comic: comic, related: Self.ordered(related))
     }
 

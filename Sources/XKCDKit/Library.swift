@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import XKCDModel
 import XKCDStore
 
@@ -80,11 +81,14 @@ public struct Library: Sendable {
     public let database: ComicDatabase
     /// Where the comic shown last is kept.
     public let shown: ShownComic
+    /// Says at `info` what was read and remembered (`-v`).
+    public let logger: Logger
 
     /// - Parameter shown: the comic shown last; in this process's memory when nil.
-    public init(database: ComicDatabase, shown: ShownComic? = nil) {
+    public init(database: ComicDatabase, shown: ShownComic? = nil, logger: Logger = .silent) {
         self.database = database
         self.shown = shown ?? .inMemory
+        self.logger = logger
     }
 
     // MARK: Resolving
@@ -97,9 +101,7 @@ public struct Library: Sendable {
     public func resolve(_ reference: ComicReference?) throws -> Comic.ID {
         guard let latest = try database.latestComicID() else { throw LibraryError.emptyIndex }
         switch reference {
-        case nil:
-            guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
-            return current
+        case nil: return try shownLast()
         case .latest: return latest
         case .random:
             guard let id = try database.randomComicID() else { throw LibraryError.emptyIndex }
@@ -119,6 +121,13 @@ public struct Library: Sendable {
         try shown.current ?? database.currentComicID()
     }
 
+    /// The comic shown last, which must exist.
+    private func shownLast() throws -> Comic.ID {
+        guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
+        logger.info("the comic shown last is #\(current) (\(shown.file?.path ?? "kept in memory"))")
+        return current
+    }
+
     // MARK: Browsing
 
     /// Everything about one comic; remembers it as the comic shown last.
@@ -126,8 +135,14 @@ public struct Library: Sendable {
     /// - Parameter reference: nil shows the comic shown last again.
     public func show(_ reference: ComicReference?) throws -> ComicPage {
         let page = try page(resolve(reference))
-        shown.remember(page.comic.id)
+        remember(page.comic.id)
         return page
+    }
+
+    /// Remembers `id` as the comic shown last, for `next` and `prev`.
+    private func remember(_ id: Comic.ID) {
+        shown.remember(id)
+        logger.info("#\(id) is now the comic shown last (\(shown.file?.path ?? "kept in memory"))")
     }
 
     /// The indexed comic after (or before) the one shown last, skipping gaps such as #404.
@@ -136,7 +151,7 @@ public struct Library: Sendable {
     ///   at the first, ``LibraryError/noCurrentComic`` before any comic was shown.
     public func step(_ direction: Direction) throws -> ComicPage {
         guard try database.latestComicID() != nil else { throw LibraryError.emptyIndex }
-        guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
+        let current = try shownLast()
         switch direction {
         case .next:
             guard let id = try database.comicID(after: current) else { throw LibraryError.nothingAfter(current) }
@@ -174,7 +189,7 @@ public struct Library: Sendable {
         guard let text = page.explanation?.page.explanation, !text.isEmpty else {
             throw LibraryError.noExplanation(id)
         }
-        shown.remember(id)
+        remember(id)
         return page
     }
 
@@ -183,7 +198,7 @@ public struct Library: Sendable {
     public func shareLine(_ reference: ComicReference?) throws -> String {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
-        shown.remember(id)
+        remember(id)
         return Library.shareLine(for: comic)
     }
 
@@ -196,7 +211,7 @@ public struct Library: Sendable {
     public func url(_ reference: ComicReference?, explain: Bool = false) throws -> String {
         let id = try resolve(reference)
         guard try database.comic(id) != nil else { throw LibraryError.notIndexed(id) }
-        shown.remember(id)
+        remember(id)
         return explain ? Comic.explainURL(for: id) : "https://xkcd.com/\(id)/"
     }
 
@@ -205,6 +220,8 @@ public struct Library: Sendable {
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
         let explanation = try database.explanation(for: id)
         let (transcript, source) = Library.bestTranscript(json: comic.transcript, explain: explanation?.page.transcript)
+        logger.info(
+            "read #\(id) from the index: \(explanation == nil ? "no explanation" : "with its explanation"), transcript: \(source.rawValue)")
         return ComicPage(
             comic: comic, explanation: explanation, favourite: try database.favourite(id),
             transcript: transcript, transcriptSource: source)

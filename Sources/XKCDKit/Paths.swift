@@ -2,8 +2,7 @@ import Foundation
 
 /// Where xkcd-search keeps its files, following the XDG base directory specification.
 public struct Paths: Sendable, Equatable {
-    /// A path rather than a URL: SQLite opens paths, and `URL.path` took a tenth of a millisecond
-    /// of every search.
+    /// A path rather than a URL: SQLite opens paths.
     public var databasePath: String
     public var cacheDirectory: URL
     public var stateDirectory: URL
@@ -14,8 +13,7 @@ public struct Paths: Sendable, Equatable {
     /// - Parameter database: a `--db` path: a file, or a directory to hold `index.sqlite`;
     ///   when nil, `$XKCD_SEARCH_DB` if set.
     public init(database: String? = nil, environment: (String) -> String? = environmentVariable) {
-        // Joined as strings and made URLs once: URL's own appending cost more than the rest of
-        // a search's start-up path handling together.
+        // Joined as strings and made URLs once, at the end: the paths come as strings.
         let home = environment("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
         func base(_ variable: String, _ fallback: String) -> String {
             if let value = environment(variable), value.hasPrefix("/") { return value }
@@ -43,7 +41,8 @@ private func joined(_ directory: String, _ name: String) -> String {
 }
 
 /// The value of one environment variable. `ProcessInfo.environment` copies every variable into a
-/// new dictionary on each call: 3% of a search process's instructions went to those copies.
+/// new dictionary on each call, and a search asks for several: those copies made a whole search
+/// process a third slower (docs/performance.md).
 public func environmentVariable(_ name: String) -> String? {
     getenv(name).map { String(cString: $0) }
 }

@@ -117,13 +117,7 @@ enum PlainText {
     /// other tokens.
     static func bareWord(_ token: QueryToken) -> String? {
         guard case .word(let word) = token.kind else { return nil }
-        // Appended one by one: a generic `String(…)` of a sequence looks its argument's type up
-        // among every conformance in the binary the first time (see `QueryLexer.text(_:)`).
-        var bare = ""
-        for character in word.lowercased() where character.isLetter || (character.isASCII && character.isNumber) {
-            bare.append(character)
-        }
-        return bare
+        return word.lowercased().filter { $0.isLetter || ($0.isASCII && $0.isNumber) }
     }
 
     private static func bareWordAsTyped(_ token: QueryToken) -> String? {

@@ -111,12 +111,8 @@ struct QueryLexer {
         return tokens
     }
 
-    /// The characters in `range`, appended one by one: `String(chars[range])` goes through a
-    /// generic initializer whose first call scans every protocol conformance in the binary.
     private func text(_ range: Range<Int>) -> String {
-        var text = ""
-        for character in chars[range] { text.append(character) }
-        return text
+        String(chars[range])
     }
 
     /// Reads `"…"` starting at the opening quote and returns what is between the quotes.

@@ -190,7 +190,7 @@ public struct Session {
     // MARK: Searching
 
     private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
-        let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel)
+        let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel, logger: library.logger)
         let search = { @Sendable in try engine.search(request.text, limit: request.limit, page: request.page) }
         guard let results = try await interruptibly(search) else { return .interrupted }
         if let problem = results.semanticProblem, !state.toldSemanticProblem {

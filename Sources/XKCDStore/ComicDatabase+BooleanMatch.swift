@@ -6,8 +6,7 @@ extension ComicDatabase.Snapshot {
     /// The comics ``comicIDs(matching:)`` finds, read from the ranking index's postings instead
     /// of FTS5; nil where only FTS5 can tell, or when the index is being updated.
     ///
-    /// FTS5 steps a virtual-table row for every comic it matches, several hundred instructions
-    /// each: `pur*` or `advice OR mass` cost a third of their search that way. The postings
+    /// FTS5 steps a virtual-table row for every comic it matches, which is slow per comic: `pur*` or `advice OR mass` cost a third of their search that way. The postings
     /// hold every stemmed token of every field, made by the same tokenizer as FTS5's index, so
     /// a word, a prefix, OR, exclusions and field scopes are sets of comics combined here as
     /// bitsets, mirroring ``FTS5Expression`` operand by operand.

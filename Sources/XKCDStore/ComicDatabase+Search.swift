@@ -104,10 +104,6 @@ extension ComicDatabase.Snapshot {
 
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
     /// does not hold.
-    ///
-    /// An array, not a dictionary by number: the first dictionary keyed by an `Int` in a
-    /// process makes the runtime look up `Int: Hashable` by scanning every conformance the
-    /// executable holds, a tenth of a millisecond of a one-search process.
     public func summaries(of ids: [Comic.ID]) throws(StoreError) -> [ComicSummary?] {
         guard !ids.isEmpty else { return [] }
         return try wrapped {

@@ -26,7 +26,7 @@ extension ComicDatabase {
     public func reading<T: Sendable>(_ body: @Sendable (Snapshot) throws -> T) throws -> T {
         let cache = rankingCache
         do {
-            return try writer.readTransaction { db in try body(Snapshot(db: db, rankingCache: cache)) }
+            return try writer.read { db in try body(Snapshot(db: db, rankingCache: cache)) }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
         }

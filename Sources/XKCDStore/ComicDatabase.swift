@@ -72,9 +72,8 @@ public struct ComicDatabase: Sendable {
         configuration.prepareDatabase { db in
             // Reads map the file instead of copying its pages in: a page of results reads tens of
             // kilobytes of explanations. Nothing vacuums the index, so the file never shrinks
-            // under a mapping. Run directly: GRDB's first `execute(sql:)` in a process has the
-            // runtime scan every protocol conformance in the binary.
-            try db.executeDirectly("PRAGMA mmap_size = 268435456")
+            // under a mapping.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         configuration.busyMode = .timeout(Self.busyTimeout)
         if connections == .readOnly {
@@ -83,7 +82,7 @@ public struct ComicDatabase: Sendable {
             // through its `execute(sql:)` (see above).
             configuration.foreignKeysEnabled = false
             let opened = Result { try readOnlyQueue(at: path, configuration: configuration) }
-            if case .success(let queue) = opened, (try? queue.readTransaction(Schema.isCurrent)) == true {
+            if case .success(let queue) = opened, (try? queue.read(Schema.isCurrent)) == true {
                 return ComicDatabase(current: queue)
             }
             // A file no version of xkcd-search wrote (empty, or another program's database): a
@@ -164,6 +163,10 @@ public struct ComicDatabase: Sendable {
         try ComicDatabase(wrapped { try DatabaseQueue() })
     }
 
+    /// Whether the index was opened for reading only (`.readOnly`, or a file this process cannot
+    /// write).
+    public var isReadOnly: Bool { writer.configuration.readonly }
+
     /// The path of the database file, or nil in memory.
     public var path: String? {
         let path = writer.path
@@ -171,7 +174,7 @@ public struct ComicDatabase: Sendable {
     }
 
     func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {
-        try wrapped { try writer.readTransaction(body) }
+        try wrapped { try writer.read(body) }
     }
 
     func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws(StoreError) -> T {

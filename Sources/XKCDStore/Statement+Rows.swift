@@ -5,9 +5,8 @@ import GRDBSQLite
 /// Rows read straight from SQLite, for the statements a search runs over many rows.
 ///
 /// GRDB decodes each row through generic code that looks up type metadata at run time
-/// (`Int?`, `Data?`) and wraps column bytes in a `Data`: about 800 instructions a row, a
-/// quarter of a millisecond for a phrase that a thousand comics hold. Stepping the statement
-/// here costs a tenth of that. Only reads use this; every write goes through GRDB.
+/// (`Int?`, `Data?`) and wraps column bytes in a `Data`: a quarter of a millisecond for a phrase
+/// that a thousand comics hold. Stepping the statement here costs a tenth of that. Only reads use this; every write goes through GRDB.
 extension Statement {
     /// The first column of every row, as integers.
     func fetchIntegers(binding values: [BoundValue] = []) throws -> [Int] {

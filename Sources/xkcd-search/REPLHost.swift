@@ -51,6 +51,7 @@ struct REPLHost {
     func makeCommandHost() -> CommandHost {
         let database = global.db
         let isVerbose = global.verbose
+        let color = global.color
         let imageArguments = image.map { ["--image", $0.image.rawValue] + $0.arguments }  // Sendable
         return CommandHost(
             root: Self.commandTree,
@@ -60,6 +61,7 @@ struct REPLHost {
                     if var carrier = command as? any CarriesGlobalOptions {
                         if carrier.global.db == nil { carrier.global.db = database }
                         if isVerbose { carrier.global.verbose = true }
+                        if carrier.global.color == .auto { carrier.global.color = color }
                         command = carrier
                     }
                     if let imageArguments, var page = command as? any ShowsComicPage {
@@ -71,9 +73,9 @@ struct REPLHost {
                         return .runUntilStopped { try await IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
-                        let usesColor = Terminal.usesColor(search.colorChoice)
+                        let usesColor = search.global.usesColor
                         return .search(SearchRequest(
-                            text: search.words.joined(separator: " "), limit: search.pageSize, page: search.pageNumber
+                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page
                         ) { results, hint in
                             SearchOutput.text(results, color: usesColor, width: Terminal.width ?? 100, command: hint)
                         })
@@ -90,7 +92,7 @@ struct REPLHost {
                 return message.isEmpty ? nil : message
             },
             renderSearch: { results, hint in
-                SearchOutput.text(results, color: Terminal.usesColor(.auto), width: Terminal.width ?? 100, command: hint)
+                SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: hint)
             })
     }
 

@@ -7,6 +7,12 @@ import XKCDKit
 import Glibc
 #endif
 
+extension GlobalOptions {
+    /// Lays out for what stdout is connected to (`COLUMNS` sets the width when it is not a
+    /// terminal), in colour as `--color` says.
+    var renderer: Renderer { Renderer(width: Terminal.width, usesColor: usesColor) }
+}
+
 /// Lays out comics and explanations for the terminal: wrapped to its width and with bold
 /// headings on a terminal; plain, one paragraph a line, when the output goes to a pipe.
 ///
@@ -16,10 +22,6 @@ struct Renderer {
     var width: Int?
     var usesColor: Bool
 
-    /// What stdout is connected to (`COLUMNS` sets the width when it is not a terminal).
-    static var standard: Renderer {
-        Renderer(width: Terminal.width, usesColor: Terminal.usesColor(.auto))
-    }
 
     /// The line that ends `show` and `explain`: where the text comes from and under which licence.
     static let credit = "xkcd.com (CC BY-NC 2.5) · explanation: explain xkcd (CC BY-SA 3.0)"
@@ -164,8 +166,8 @@ struct PageOptions: ParsableArguments {
     @OptionGroup(title: "Image") var image: ImageOptions
 
     /// Prints a comic page as text or JSON; the image first, where it can be drawn, straight to
-    /// the terminal, then the text through the pager unless `paging` is false.
-    func print(_ page: ComicPage, paging: Bool) throws {
+    /// the terminal, then the text through the pager unless `--no-pager`.
+    func print(_ page: ComicPage, with global: GlobalOptions) throws {
         if json {
             try printJSON(ComicJSON(page: page, withExplanation: explain))
         } else {
@@ -176,8 +178,8 @@ struct PageOptions: ParsableArguments {
                     Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
                 }
             }
-            Pager.start(unless: !paging)
-            Swift.print(Renderer.standard.page(page, withExplanation: explain))
+            Pager.start(unless: global.noPager)
+            Swift.print(global.renderer.page(page, withExplanation: explain))
         }
     }
 }

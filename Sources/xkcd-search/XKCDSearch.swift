@@ -3,9 +3,7 @@ import Foundation
 import XKCDCommandLine
 import XKCDKit
 
-/// The root command. Every command spells out its `commandName`: deriving it from the type name
-/// costs a scan of every protocol conformance in the binary per command, which took about a
-/// millisecond of every search.
+/// The root command.
 struct XKCDSearch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search",
@@ -22,13 +20,12 @@ struct XKCDSearch: AsyncParsableCommand {
     )
 }
 
-/// Runs the command line without Swift concurrency unless the command needs it (the REPL).
+/// Runs the command line: a plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``)
+/// before ArgumentParser is asked anything, the rest through ArgumentParser.
 ///
-/// A plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``) runs before
-/// ArgumentParser is asked anything.
-///
-/// `AsyncParsableCommand.main()` would run every command as a task on a Dispatch worker
-/// thread; starting that machinery and hopping to the thread cost 1-1.7 ms of every search.
+/// Only the REPL runs as a Swift task (it awaits its line editor and the indexer); every other
+/// command is synchronous and runs on the main thread, which spares them the start of Swift's
+/// task machinery that `AsyncParsableCommand.main()` would pay for all of them.
 @main
 enum Entry {
     static func main() {
@@ -40,13 +37,11 @@ enum Entry {
             try checkCommandName(arguments.first)
             var command: any ParsableCommand
             do {
-                command = try parse(arguments)
+                command = try XKCDSearch.parseAsRoot(arguments)
             } catch {
                 throw explained(error, of: arguments)
             }
-            // Concrete types, not a cast to `any AsyncParsableCommand`: a cast that fails scans
-            // every protocol conformance in the binary.
-            if command is XKCDSearch || command is XKCDSearch.Repl { runAsTask(ParsedCommand(command: command)) }
+            if command is any AsyncParsableCommand { runAsTask(ParsedCommand(command: command)) }
             if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
             try command.run()
         } catch {
@@ -93,18 +88,6 @@ enum Entry {
                 "\(quoted(word)) is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- \(query.joined(separator: " "))'")
         }
         return error
-    }
-
-    /// Parses `search`, the command run most, against its own definition alone before trying the
-    /// whole tree: building the tree of every command and its options took 7% of a search
-    /// process's instructions. Anything that does not parse to a search (help, a completion
-    /// script, a usage error) goes to the whole tree, so its messages name `xkcd-search search`.
-    private static func parse(_ arguments: [String]) throws -> any ParsableCommand {
-        if arguments.first == "search",
-           let search = try? XKCDSearch.Search.parseAsRoot(Array(arguments.dropFirst())) as? XKCDSearch.Search {
-            return search
-        }
-        return try XKCDSearch.parseAsRoot(arguments)
     }
 
     /// Runs `command` as `AsyncParsableCommand.main()` would: as a task on the global executor,

@@ -19,8 +19,8 @@ import _XKCDTestSupport
         (["--db", "/tmp/x.sqlite", "bobby", "--json"], Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)),
         (["--exact", "velociraptr"], Request(words: ["velociraptr"], exact: true)),
         (["--color", "never", "--limit", "5", "--page", "2", "a"], Request(words: ["a"], color: .never, limit: 5, page: 2)),
-        (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"])),
-        (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"])),
+        (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"], verbose: true)),
+        (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"], verbose: true)),
         (["\"little bobby tables\""], Request(words: ["\"little bobby tables\""])),
     ])
     func plainArgumentsAreReadAsArgumentParserReadsThem(arguments: [String], expected: Request) {

@@ -1,13 +1,23 @@
 import ArgumentParser
 import Foundation
+import XKCDCommandLine
+import XKCDKit
 
 extension XKCDSearch {
     struct About: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "about",
-            abstract: "Where the comics and explanations come from, and their licences.", discussion: "Examples:\n  xkcd-search about")
+            abstract: "Where the comics and explanations come from, and their licences.",
+            discussion: "Examples:\n  xkcd-search about\n  xkcd-search about -v   # also logs where the files are")
+
+        @OptionGroup var global: GlobalOptions
 
         func run() {
+            let paths = global.paths
+            global.log("index: \(paths.databasePath)")
+            global.log("comic shown last and REPL history: \(paths.stateDirectory.path)")
+            global.log("images and raw responses: \(paths.cacheDirectory.path)")
+            global.log("sentence model: \(SentenceModel.located().directory?.path ?? "none found")")
             print("""
                 xkcd-search \(XKCDSearch.configuration.version): full-text search for xkcd comics, offline once indexed.
 

@@ -47,7 +47,7 @@ extension XKCDSearch {
             guard json else {
                 let page = try library.explain(reference)
                 Pager.start(unless: global.noPager)
-                return print(Renderer.standard.explanation(page))
+                return print(global.renderer.explanation(page))
             }
             // A script asking about a comic without an explanation gets nulls, not an error.
             let page: ComicPage

@@ -48,6 +48,7 @@ extension XKCDSearch {
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let url = try global.openLibrary().url(reference, explain: explain)
+            global.log("opening \(url) with $BROWSER's entries in turn, else xdg-open")
             switch URLOpener().open(url) {
             case .opened: break
             case .unavailable(let reason):

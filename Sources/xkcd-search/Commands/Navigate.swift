@@ -13,7 +13,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().step(.next), paging: !global.noPager)
+            try output.print(try global.openLibrary().step(.next), with: global)
         }
     }
 
@@ -28,7 +28,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().step(.previous), paging: !global.noPager)
+            try output.print(try global.openLibrary().step(.previous), with: global)
         }
     }
 
@@ -39,7 +39,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().show(.latest), paging: !global.noPager)
+            try output.print(try global.openLibrary().show(.latest), with: global)
         }
     }
 
@@ -60,7 +60,7 @@ extension XKCDSearch {
 
         func run() throws {
             let pool: Library.Pool = tag.map { .tagged($0) } ?? (fav ? .favourites : .all)
-            try output.print(try global.openLibrary().random(among: pool), paging: !global.noPager)
+            try output.print(try global.openLibrary().random(among: pool), with: global)
         }
     }
 }

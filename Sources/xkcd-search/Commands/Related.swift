@@ -45,7 +45,7 @@ extension XKCDSearch {
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let found = try global.openLibrary().related(reference)
-            guard json else { return print(Renderer.standard.related(found)) }
+            guard json else { return print(global.renderer.related(found)) }
             try printJSON(Output(
                 num: found.comic.id, title: found.comic.title,
                 related: found.related.map {

@@ -30,7 +30,7 @@ extension XKCDSearch {
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let library = try global.openLibrary()
-            try output.print(try library.show(reference), paging: !global.noPager)
+            try output.print(try library.show(reference), with: global)
         }
     }
 }

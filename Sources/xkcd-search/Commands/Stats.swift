@@ -44,6 +44,7 @@ extension XKCDSearch {
             }
             let semantic = try SentenceModel.located().status(of: database)
             let images = ImageCache(directory: global.paths.imagesDirectory).usage()
+            global.log("read the counts, the model's status and \(global.paths.imagesDirectory.path)")
             let output = Output(
                 comics: stats.comics, latest: stats.latest, explained: stats.explained,
                 incomplete: stats.incompleteExplanations, unexplained: stats.comics - stats.explained,
