@@ -98,11 +98,12 @@ let package = Package(
             ]
         ),
         .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
+        .target(name: "CPseudoTerminal"),
         // What both executables share: global options, the index command's options, the terminal.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit",
+                "XKCDKit", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

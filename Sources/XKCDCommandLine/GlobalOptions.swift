@@ -12,7 +12,7 @@ public struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The index file, or a directory to hold index.sqlite.",
         discussion: "Default: $XKCD_SEARCH_DB, else $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     public var db: String?
 
     @Flag(name: .shortAndLong, help: "Log what is opened and read, and how long each step takes, to standard error.")

@@ -21,7 +21,8 @@ public enum Pager {
     nonisolated(unsafe) private static var pager: pid_t = 0
 
     /// False in the REPL, which runs the commands in its own process: a pager would take its
-    /// standard output for the rest of the session.
+    /// standard output for the rest of the session. The REPL pages each command's output
+    /// itself instead (``OutputCapture``, ``show(_:through:)``).
     nonisolated(unsafe) public static var isAllowed = true
 
     /// The pager command, or nil for none: not a terminal, turned off, or `cat`.
@@ -70,5 +71,95 @@ public enum Pager {
             var status: Int32 = 0
             while waitpid(Pager.pager, &status, 0) == -1 && errno == EINTR {}
         }
+    }
+}
+
+/// The REPL's paging: a text at a time, the pager waited for before the prompt comes back.
+extension Pager {
+    /// Writes `text` to standard output, or hands it to `command` when it takes at least as many
+    /// rows as the terminal has: with the prompt below it, its first line would scroll away.
+    /// Shorter text, or text where the terminal's size is unknown, is written as it is.
+    public static func show(_ text: [UInt8], through command: String) {
+        fflush(nil)
+        if let size = screenSize, rows(of: String(decoding: text, as: UTF8.self), width: size.columns) >= size.rows,
+            run(command, on: text)
+        {
+            return
+        }
+        writeAll(text, to: STDOUT_FILENO)
+    }
+
+    /// Runs `command` through `/bin/sh` with `text` as its standard input and waits for it to
+    /// quit. Ctrl-C meanwhile is the pager's (less stops reading and stays); this process
+    /// ignores it.
+    ///
+    /// The text goes through an unlinked temporary file, not a pipe: nothing has to write while
+    /// the pager reads, and a pager that quits early cannot leave a writer blocked or killed by
+    /// SIGPIPE.
+    ///
+    /// - Returns: false when the pager could not be started (the caller then prints the text).
+    public static func run(_ command: String, on text: [UInt8]) -> Bool {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/xkcd-search-page-XXXXXX").utf8CString)
+        let file = mkstemp(&template)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        unlink(template)
+        guard writeAll(text, to: file), lseek(file, 0, SEEK_SET) == 0 else { return false }
+        // Through the shell, as git runs it: `$PAGER` may hold options and quotes.
+        let status = try? ChildProcess.run("/bin/sh", arguments: ["-c", command], handsInterruptsToChild: true, standardInput: file)
+        // 127: the shell found no such command; its message is on standard error.
+        return status.map { $0 != 127 } ?? false
+    }
+
+    /// The rows `text` takes on a terminal `width` columns wide: each line, without its escape
+    /// sequences, wraps every `width` characters; an empty line takes one row.
+    public static func rows(of text: String, width: Int) -> Int {
+        guard width > 0 else { return 0 }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if text.hasSuffix("\n") { lines.removeLast() }
+        return lines.reduce(0) { total, line in
+            total + max(1, (visibleWidth(of: line) + width - 1) / width)
+        }
+    }
+
+    /// Characters that take room on the screen: escape sequences (`ESC [ … letter`, as colour
+    /// is written) and carriage returns left out.
+    static func visibleWidth(of line: Substring) -> Int {
+        var count = 0
+        var inEscape = false
+        var afterEscape = false
+        for scalar in line.unicodeScalars {
+            if afterEscape {
+                afterEscape = false
+                inEscape = scalar == "["
+            } else if inEscape {
+                if (0x40...0x7E).contains(scalar.value) { inEscape = false }
+            } else if scalar == "\u{1B}" {
+                afterEscape = true
+            } else if scalar != "\r", scalar.properties.generalCategory != .nonspacingMark {
+                count += 1
+            }
+        }
+        return count
+    }
+
+    /// The columns and rows of the terminal on standard output; nil when it is not one.
+    static var screenSize: (columns: Int, rows: Int)? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// Writes every byte, going on after a partial write or an interrupted one.
+    @discardableResult
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return false }
+            offset += written
+        }
+        return true
     }
 }

@@ -14,10 +14,13 @@ public enum ChildProcess {
     ///   - environment: the child's environment; this process's when nil.
     ///   - handsInterruptsToChild: while the child runs, Ctrl-C is its alone (a browser
     ///     handles it); this process ignores it meanwhile.
+    ///   - standardInput: a descriptor to give the child as its standard input (a pager's text);
+    ///     this process's when nil.
     /// - Returns: the exit status, or 128 plus the signal that ended it.
     /// - Throws: `POSIXError` when the program could not be started.
     public static func run(
-        _ path: String, arguments: [String], environment: [String: String]? = nil, handsInterruptsToChild: Bool = false
+        _ path: String, arguments: [String], environment: [String: String]? = nil, handsInterruptsToChild: Bool = false,
+        standardInput: Int32? = nil
     ) throws(POSIXError) -> Int32 {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -26,9 +29,12 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var previous: sighandler_t?
+        // The whole previous action, flags included, to put back: `signal` would put the handler
+        // back with SA_RESTART, and the REPL's Ctrl-C at the prompt needs it without.
+        var previous = sigaction()
         if handsInterruptsToChild {
-            previous = signal(SIGINT, SIG_IGN)
+            sigaction(SIGINT, nil, &previous)
+            signal(SIGINT, SIG_IGN)
             // The child starts with Ctrl-C as it should be, not ignored as this process has it.
             var defaults = sigset_t()
             sigemptyset(&defaults)
@@ -36,13 +42,17 @@ public enum ChildProcess {
             posix_spawnattr_setsigdefault(&attributes, &defaults)
             posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         }
-        defer { if let previous { signal(SIGINT, previous) } }
+        defer { if handsInterruptsToChild { sigaction(SIGINT, &previous, nil) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO) }
         var pid: pid_t = 0
         let spawned =
             if let environmentList {
-                posix_spawn(&pid, path, nil, &attributes, argv, environmentList)
+                posix_spawn(&pid, path, &actions, &attributes, argv, environmentList)
             } else {
-                posix_spawn(&pid, path, nil, &attributes, argv, environ)
+                posix_spawn(&pid, path, &actions, &attributes, argv, environ)
             }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
         var status: Int32 = 0

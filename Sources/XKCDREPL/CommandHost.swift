@@ -7,12 +7,22 @@ public struct CommandSpec: Sendable, Hashable {
     public var aliases: [String]
     /// Spelled as typed: `--json`, `-v`.
     public var options: [String]
+    /// The options that take a value, spelled as typed, with what that value completes to
+    /// (`--color`: auto, always, never).
+    public var optionValues: [String: ValueCompletion]
+    /// What each positional argument completes to, in order (`fav import`'s file: file names).
+    public var arguments: [ValueCompletion]
     public var subcommands: [CommandSpec]
 
-    public init(name: String, aliases: [String] = [], options: [String] = [], subcommands: [CommandSpec] = []) {
+    public init(
+        name: String, aliases: [String] = [], options: [String] = [], optionValues: [String: ValueCompletion] = [:],
+        arguments: [ValueCompletion] = [], subcommands: [CommandSpec] = []
+    ) {
         self.name = name
         self.aliases = aliases
         self.options = options
+        self.optionValues = optionValues
+        self.arguments = arguments
         self.subcommands = subcommands
     }
 
@@ -23,6 +33,19 @@ public struct CommandSpec: Sendable, Hashable {
     }
 }
 
+/// What an option's value or a positional argument completes to.
+public enum ValueCompletion: Sendable, Hashable {
+    /// Nothing to offer (a number, a URL, free text).
+    case none
+    /// One of these words.
+    case values([String])
+    /// File names (directories too, to walk into), those ending in one of `extensions` when
+    /// there are any.
+    case files(extensions: [String])
+    /// Directory names.
+    case directories
+}
+
 /// A search the session runs itself, so that `more` and Enter can page through it.
 public struct SearchRequest: Sendable {
     public var text: String
@@ -31,11 +54,17 @@ public struct SearchRequest: Sendable {
     /// Lays out a page of results as the command line would; the second argument is the hint
     /// for the next page.
     public var render: @Sendable (SearchResults, String) -> String
+    /// Whether a page taller than the screen goes through the host's pager (`--no-pager` says no).
+    public var isPaged: Bool
 
-    public init(text: String, limit: Int = 10, page: Int = 1, render: @escaping @Sendable (SearchResults, String) -> String) {
+    public init(
+        text: String, limit: Int = 10, page: Int = 1, isPaged: Bool = true,
+        render: @escaping @Sendable (SearchResults, String) -> String
+    ) {
         self.text = text
         self.limit = limit
         self.page = page
+        self.isPaged = isPaged
         self.render = render
     }
 }
@@ -44,10 +73,15 @@ public struct SearchRequest: Sendable {
 public enum REPLCommand: Sendable {
     /// A search the session runs and pages.
     case search(SearchRequest)
-    /// Any other command; it prints as it does on the command line.
+    /// Any other command; it prints as it does on the command line, and what it prints goes
+    /// through the host's pager when it is taller than the screen.
     case run(@Sendable () async throws -> Void)
+    /// A command whose output goes straight to the terminal, never to the pager: one that hands
+    /// the terminal to another program (a browser), or typed with `--no-pager`.
+    case runOnTerminal(@Sendable () async throws -> Void)
     /// A command that stops by itself when cancelled (the indexer, a child process): after
     /// Ctrl-C the prompt comes back once it has, so nothing it prints lands after the prompt.
+    /// Its output goes straight to the terminal (a progress bar is live).
     case runUntilStopped(@Sendable () async throws -> Void)
     /// Text to print as it is, such as a help page.
     case output(String)
@@ -64,15 +98,34 @@ public struct CommandHost: Sendable {
     public var describe: @Sendable (any Error) -> String?
     /// Lays out the results of a bare query.
     public var renderSearch: @Sendable (SearchResults, String) -> String
+    /// Pages output taller than the screen; nil prints everything as it comes (not a terminal,
+    /// `--no-pager`, `PAGER=cat`, or a script in tests).
+    public var pager: (any ScreenPager)?
 
     public init(
         root: CommandSpec, parse: @escaping @Sendable ([String]) throws -> REPLCommand,
         describe: @escaping @Sendable (any Error) -> String?,
-        renderSearch: @escaping @Sendable (SearchResults, String) -> String
+        renderSearch: @escaping @Sendable (SearchResults, String) -> String,
+        pager: (any ScreenPager)? = nil
     ) {
         self.root = root
         self.parse = parse
         self.describe = describe
         self.renderSearch = renderSearch
+        self.pager = pager
     }
+}
+
+/// Shows what the session and its commands print, through a pager when it is taller than the
+/// screen, as the command line does with long output. The command line gives it
+/// (``CommandHost/pager``): it knows the terminal and which pager the user chose.
+public protocol ScreenPager: Sendable {
+    /// Starts collecting what commands print to standard output; false when it cannot, and then
+    /// their output goes to the screen as it comes.
+    func startCollecting() -> Bool
+    /// Stops collecting and shows what was collected: through the pager when `paging` and it is
+    /// taller than the screen, else as it is. The pager has quit when this returns.
+    func finishCollecting(paging: Bool)
+    /// Shows `text` (a page of results, a help page) the same way.
+    func show(_ text: String)
 }

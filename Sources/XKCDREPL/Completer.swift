@@ -1,16 +1,20 @@
 import XKCDKit
 
-/// Tab completion as a pure function of the line and the cursor.
+/// Tab completion as a pure function of the line and the cursor (and of the directories it
+/// lists, through ``FileNames``).
 ///
 /// The first word completes to commands and shortcuts (or, when it starts none, as a query
-/// word); after a command, to its subcommands and
-/// options; in a query, to field and filter names (`title:`, `year:`…), to tag names after
-/// `tag:`, and to indexed words by prefix, the most frequent first. Tag names also follow
-/// `fav tag N`, `fav untag N`, `fav add N`, `tag`, `untag` and `--tag`.
+/// word); after a command, to its subcommands and options; after an option that takes one of a
+/// few values, to those values (`--color` to auto, always, never), and after one that takes a
+/// file, to file names, as a positional file argument does (`fav import`); in a query, to field
+/// and filter names (`title:`, `year:`…), to tag names after `tag:`, and to indexed words by
+/// prefix, the most frequent first. Tag names also follow `fav tag N`, `fav untag N`,
+/// `fav add N`, `tag`, `untag` and `--tag`. No list offers a word twice.
 ///
 /// ```swift
 /// completer.completions(for: "search tag:sq", cursor: 13)   // ["tag:sql"]
 /// completer.completions(for: "fav ta", cursor: 6)           // ["tag", "tags"]
+/// completer.completions(for: "search --color a", cursor: 16)   // ["always", "auto"]
 /// ```
 public struct Completer: Sendable {
     /// Words a line may start with besides the commands.
@@ -28,16 +32,24 @@ public struct Completer: Sendable {
     public var library: Library?
     /// How many indexed words to offer at most.
     public var wordLimit = 30
+    /// Where file names come from.
+    public var fileNames: FileNames
 
-    public init(root: CommandSpec, library: Library?) {
+    public init(root: CommandSpec, library: Library?, fileNames: FileNames = .system) {
         self.root = root
         self.library = library
+        self.fileNames = fileNames
     }
 
     /// Replacements for the word that ends at `cursor` (counted in Unicode scalars).
     ///
-    /// - Returns: full words that start with what was typed; empty when there is nothing to offer.
+    /// - Returns: full words that start with what was typed, each once; empty when there is
+    ///   nothing to offer.
     public func completions(for line: String, cursor: Int) -> [String] {
+        unique(candidates(for: line, cursor: cursor))
+    }
+
+    private func candidates(for line: String, cursor: Int) -> [String] {
         let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(max(0, cursor))))
         var words = before.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let current = before.last.map { $0 == " " || $0 == "\t" } ?? true ? "" : words.removeLast()
@@ -59,6 +71,16 @@ public struct Completer: Sendable {
             return ["tag", "untag"].contains(first.lowercased()) ? tags(current) : query(current)
         }
         if words.last == "--tag" { return tags(current) }
+        // An option's value, after the option (`--color <Tab>`) or glued to it (`--color=a<Tab>`).
+        if current.hasPrefix("--"), let equals = current.firstIndex(of: "="),
+            let kind = spec.optionValues[String(current[..<equals])]
+        {
+            let option = String(current[...equals])
+            return values(kind, String(current[current.index(after: equals)...])).map { option + $0 }
+        }
+        if depth < words.count, let option = words.last, let kind = spec.optionValues[option] {
+            return values(kind, current)
+        }
         if current.hasPrefix("-") {
             return spec.options.filter { $0.hasPrefix(current) }
         }
@@ -71,7 +93,38 @@ public struct Completer: Sendable {
         case ["search"]:
             return query(current)
         default:
-            return []
+            let position = Self.positionalIndex(after: words[depth...], optionsTakingValues: spec.optionValues)
+            return position < spec.arguments.count ? values(spec.arguments[position], current) : []
+        }
+    }
+
+    /// Which positional argument the next word is: the words typed after the command, not
+    /// counting options and the values of those that take one.
+    static func positionalIndex(after words: ArraySlice<String>, optionsTakingValues: [String: ValueCompletion]) -> Int {
+        var count = 0
+        var skipsValue = false
+        var afterTerminator = false
+        for word in words {
+            if skipsValue {
+                skipsValue = false
+            } else if afterTerminator || !word.hasPrefix("-") || word == "-" {
+                count += 1
+            } else if word == "--" {
+                afterTerminator = true
+            } else {
+                skipsValue = optionsTakingValues[word] != nil
+            }
+        }
+        return count
+    }
+
+    /// The completions of a value of the given kind.
+    func values(_ kind: ValueCompletion, _ word: String) -> [String] {
+        switch kind {
+        case .none: []
+        case .values(let values): values.filter { $0.hasPrefix(word) }.sorted()
+        case .files(let extensions): fileNames.completions(of: word, extensions: extensions)
+        case .directories: fileNames.completions(of: word, directoriesOnly: true)
         }
     }
 

@@ -122,8 +122,8 @@ private func complete(
     for candidate in candidates.dropFirst() {
         while !candidate.hasPrefix(common) { common.removeLast() }
     }
-    // `title:` and `tag:` want their value next, not a space.
-    xkcd_completion_append(candidates.count == 1 && first.hasSuffix(":") ? 0 : 0x20)
+    // `title:` and `tag:` want their value next, not a space, and a directory its file names.
+    xkcd_completion_append(candidates.count == 1 && (first.hasSuffix(":") || first.hasSuffix("/")) ? 0 : 0x20)
     // The common prefix, then every candidate, even a lone one: libedit reads the third entry
     // to tell a unique match (which earns the space) and would read past a shorter array.
     let entries = [common] + candidates

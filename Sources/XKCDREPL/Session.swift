@@ -113,7 +113,7 @@ public struct Session {
         let word = head.lowercased()
         switch word {
         case ":help", ":h", ":?":
-            output.write(help)
+            show(help)
             return .done
         // The words other prompts leave with (psql's \\q, a shell's exit), alone on the line:
         // none of them is worth searching for.
@@ -137,9 +137,11 @@ public struct Session {
         case .search(let request):
             return try await search(request, state: &state)
         case .output(let text):
-            output.write(text.hasSuffix("\n") ? text : text + "\n")
+            show(text.hasSuffix("\n") ? text : text + "\n")
             return .done
         case .run(let body):
+            return try await collectingOutput { try await interruptibly(body) } == nil ? .interrupted : .done
+        case .runOnTerminal(let body):
             return try await interruptibly(body) == nil ? .interrupted : .done
         case .runUntilStopped(let body):
             return try await interruptibly(body, waitingAfterInterrupt: true) == nil ? .interrupted : .done
@@ -197,7 +199,7 @@ public struct Session {
             output.writeError("note: \(problem)\n")
             state.toldSemanticProblem = true
         }
-        output.write(request.render(results, Self.nextPageHint))
+        show(request.render(results, Self.nextPageHint), paging: request.isPaged)
         state.lastSearch = request
         state.lastResults = results
         state.entersPage = results.hasNextPage
@@ -212,6 +214,32 @@ public struct Session {
         }
         request.page = results.page + 1
         return try await search(request, state: &state)
+    }
+
+    // MARK: Paging
+
+    /// Writes text the session made, through the host's pager when it is taller than the screen.
+    private func show(_ text: String, paging: Bool = true) {
+        guard paging, let pager = host.pager else { return output.write(text) }
+        output.flush()
+        pager.show(text)
+    }
+
+    /// Runs a command with what it prints collected, then shows that through the host's pager
+    /// when it is taller than the screen. After Ctrl-C what it printed so far is shown as it is.
+    private func collectingOutput<T>(_ work: () async throws -> T?) async throws -> T? {
+        guard let pager = host.pager else { return try await work() }
+        output.flush()
+        guard pager.startCollecting() else { return try await work() }
+        let result: T?
+        do {
+            result = try await work()
+        } catch {
+            pager.finishCollecting(paging: true)
+            throw error
+        }
+        pager.finishCollecting(paging: result != nil)
+        return result
     }
 
     /// Runs `work` on another task while watching for Ctrl-C.
@@ -267,7 +295,9 @@ public struct Session {
               fav add 327 sql      every command works: \(commands)
               help COMMAND         a command's options
               :help, quit          this help; leave (also exit, q, \\q, :quit, Ctrl-D)
-            Keys: Tab completes, Up and Down recall history, Ctrl-R searches it, Ctrl-C cancels.
+            Keys: Tab completes (commands, options, their values, file names), Up and Down recall
+            history, Ctrl-R searches it, Ctrl-C cancels. Output taller than the screen goes through
+            $XKCD_SEARCH_PAGER, $PAGER or less -FRX ('repl --no-pager' or PAGER=cat turn it off).
 
             """
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import XKCDCommandLine
 import XKCDKit
 import XKCDREPL
@@ -75,13 +76,14 @@ struct REPLHost {
                     if let search = command as? XKCDSearch.Search, !search.json {
                         let usesColor = search.global.usesColor
                         return .search(SearchRequest(
-                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page
+                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page,
+                            isPaged: !search.global.noPager
                         ) { results, hint in
                             SearchOutput.text(results, color: usesColor, width: Terminal.width ?? 100, command: hint)
                         })
                     }
                     let parsed = ParsedCommand(command: command)
-                    return .run { try await parsed.run() }
+                    return Self.pagesOutput(of: command) ? .run { try await parsed.run() } : .runOnTerminal { try await parsed.run() }
                 } catch {
                     if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
                     throw REPLError.command(sanitized(XKCDSearch.message(for: error), keepingNewlines: true))
@@ -93,10 +95,19 @@ struct REPLHost {
             },
             renderSearch: { results, hint in
                 SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: hint)
-            })
+            },
+            pager: Pager.command(disabled: global.noPager).map(TerminalPager.init))
     }
 
-    /// The commands, subcommands and options, from the parser's own description of them.
+    /// Whether what a command prints may go through the session's pager: not for `open`, whose
+    /// browser takes the terminal, nor for a command typed with `--no-pager`.
+    static func pagesOutput(of command: any ParsableCommand) -> Bool {
+        if command is XKCDSearch.Open { return false }
+        return (command as? any CarriesGlobalOptions)?.global.noPager != true
+    }
+
+    /// The commands, subcommands and options, from the parser's own description of them: its
+    /// `--experimental-dump-help` JSON, where each argument says what its value completes to.
     static let commandTree: CommandSpec = {
         struct Tool: Decodable { var command: Command }
         struct Command: Decodable {
@@ -107,16 +118,46 @@ struct REPLHost {
         }
         struct Argument: Decodable {
             struct Name: Decodable { var kind: String; var name: String }
+            /// `{"list": {"values": [...]}}`, `{"file": {"extensions": [...]}}`, `{"directory": {}}`, ….
+            struct Kind: Decodable {
+                struct Values: Decodable { var values: [String] }
+                struct Extensions: Decodable { var extensions: [String] }
+                var list: Values?
+                var file: Extensions?
+                var directory: [String: String]?
+            }
             var kind: String
             var shouldDisplay: Bool
             var names: [Name]?
+            var allValues: [String]?
+            var completionKind: Kind?
+
+            var spelled: [String] {
+                (names ?? []).map { $0.kind == "long" ? "--\($0.name)" : "-\($0.name)" }
+            }
+
+            /// What the value completes to, as its declaration says (`completion:`).
+            var completion: ValueCompletion {
+                if let list = completionKind?.list { return .values(list.values) }
+                if let allValues { return .values(allValues) }
+                if let file = completionKind?.file { return .files(extensions: file.extensions) }
+                if completionKind?.directory != nil { return .directories }
+                return .none
+            }
         }
         func spec(_ command: Command) -> CommandSpec {
-            let options = (command.arguments ?? []).filter { $0.kind != "positional" && $0.shouldDisplay }
-                .flatMap { $0.names ?? [] }
-                .map { $0.kind == "long" ? "--\($0.name)" : "-\($0.name)" }
+            let arguments = command.arguments ?? []
+            let named = arguments.filter { $0.kind != "positional" && $0.shouldDisplay }
+            var optionValues: [String: ValueCompletion] = [:]
+            for option in arguments where option.kind == "option" {
+                for name in option.spelled { optionValues[name] = option.completion }
+            }
+            // The parser lists its help flag already; `--help` is added only where it does not.
+            var options = named.flatMap(\.spelled)
+            if !options.contains("--help") { options.append("--help") }
             return CommandSpec(
-                name: command.commandName, aliases: command.aliases ?? [], options: options + ["--help"],
+                name: command.commandName, aliases: command.aliases ?? [], options: options,
+                optionValues: optionValues, arguments: arguments.filter { $0.kind == "positional" }.map(\.completion),
                 subcommands: (command.subcommands ?? []).map(spec))
         }
         guard let tool = try? JSONDecoder().decode(Tool.self, from: Data(XKCDSearch._dumpHelp().utf8)) else {
@@ -124,6 +165,39 @@ struct REPLHost {
         }
         return spec(tool.command)
     }()
+}
+
+/// The REPL's paging on a terminal: a command's output collected on a pseudo-terminal
+/// (``OutputCapture``), then shown through the pager the command line would run
+/// (``Pager/show(_:through:)``), which the session waits for before the next prompt.
+final class TerminalPager: ScreenPager {
+    /// The pager, as `/bin/sh -c` runs it.
+    let command: String
+    private let capture = Mutex<OutputCapture?>(nil)
+
+    init(command: String) {
+        self.command = command
+    }
+
+    func startCollecting() -> Bool {
+        guard let started = OutputCapture.start() else { return false }
+        capture.withLock { $0 = started }
+        return true
+    }
+
+    func finishCollecting(paging: Bool) {
+        guard let running = capture.withLock({ $0.take() }) else { return }
+        let bytes = running.finish()
+        if paging {
+            Pager.show(bytes, through: command)
+        } else {
+            FileHandle.standardOutput.write(Data(bytes))
+        }
+    }
+
+    func show(_ text: String) {
+        Pager.show(Array(text.utf8), through: command)
+    }
 }
 
 /// A parsed command on its way to the task that runs it. Unchecked because `ParsableCommand`

@@ -188,7 +188,14 @@ struct PageOptions: ParsableArguments {
 /// the image code nor the network stack is linked here: `xkcd-search-index fetch-image` when the
 /// image is not kept yet, then `xkcd-search-image`. A failure is one line (the child's, or this
 /// one's); the text is printed anyway.
+///
+/// In the REPL, which collects a command's output to page it, the image is drawn on the
+/// terminal itself (``OutputCapture/onTerminal(_:)``): it never goes to the pager.
 func drawImage(of comic: Comic, options: ImageOptions) {
+    OutputCapture.onTerminal { drawImageOnTerminal(of: comic, options: options) }
+}
+
+private func drawImageOnTerminal(of comic: Comic, options: ImageOptions) {
     fflush(nil)  // what was printed comes before the image
     let indexer: IndexerExecutable
     do {

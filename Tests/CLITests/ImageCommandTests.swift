@@ -215,14 +215,23 @@ struct ImageCommandTests {
             let script = #"""
                 import os, sys, pexpect
                 binary, db, base, cache = sys.argv[1:5]
-                env = dict(os.environ, XDG_CACHE_HOME=cache, TERM="xterm-256color", NO_COLOR="1", LANG="C.UTF-8")
+                # A pager that keeps what it was given and shows it: the page is taller than the
+                # screen, and the image must stay out of it.
+                pager, got = os.path.join(cache, "pager"), os.path.join(cache, "pager.got")
+                os.makedirs(cache, exist_ok=True)
+                with open(pager, "w") as f: f.write("#!/bin/sh\ntee '%s'\n" % got)
+                os.chmod(pager, 0o755)
+                env = dict(os.environ, XDG_CACHE_HOME=cache, TERM="xterm-256color", NO_COLOR="1", LANG="C.UTF-8", PAGER=pager)
                 env.pop("COLORTERM", None); env.pop("TERM_PROGRAM", None); env.pop("KITTY_WINDOW_ID", None)
+                env.pop("XKCD_SEARCH_PAGER", None)
                 p = pexpect.spawn(binary, ["repl", "--db", db, "--image-url", base], env=env, encoding="utf-8",
                                   timeout=30, dimensions=(30, 70))
                 p.expect_exact("xkcd> ")
                 p.send("327\r")
                 p.expect("[\u2580-\u259f\U0001fb00-\U0001fb3b]{5}")    # a run of block or sextant symbols
                 p.expect_exact("#327  Exploits of a Mom"); p.expect_exact("xkcd> ")
+                text = open(got).read()
+                assert text.startswith("#327  Exploits of a Mom") and "\u2580" not in text and "\x1b" not in text, repr(text[:300])
                 p.send("show 1663\r")
                 p.expect_exact("no image: #1663 has no image of its own"); p.expect_exact("#1663  Garden"); p.expect_exact("xkcd> ")
                 p.sendeof(); p.expect(pexpect.EOF); p.close()

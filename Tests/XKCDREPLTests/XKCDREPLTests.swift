@@ -19,6 +19,14 @@ struct ArgumentTokenizerTests {
         #expect(try ArgumentTokenizer.split(line) == expected)
     }
 
+    @Test func anUnquotedTildeStandsForTheHomeDirectory() throws {
+        #expect(try ArgumentTokenizer.split("fav import ~/x.json ~ a~/b '~/q' \\~/e ~user", home: "/h") == [
+            "fav", "import", "/h/x.json", "/h", "a~/b", "~/q", "~/e", "~user",
+        ])
+        #expect(try ArgumentTokenizer.split("stats --db=~/i.sqlite --x=~", home: "/h") == ["stats", "--db=/h/i.sqlite", "--x=/h"])
+        #expect(try ArgumentTokenizer.split("fav import ~/x", home: nil) == ["fav", "import", "~/x"])
+    }
+
     @Test func anUnclosedQuoteIsAnError() {
         #expect(throws: REPLError.unclosedQuote("\"")) { try ArgumentTokenizer.split(#"search "bobby"#) }
         #expect(throws: REPLError.unclosedQuote("'")) { try ArgumentTokenizer.split("search 'bobby") }
@@ -80,6 +88,79 @@ struct CompleterTests {
         let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
         #expect(completer.completions(for: "😀 ye", cursor: 4).first == "year:")
         #expect(completer.completions(for: "search ünï 😀 ye", cursor: 16).first == "year:")
+    }
+}
+
+@Suite("completion of values and file names")
+struct ValueCompletionTests {
+    /// A tree as the command line's parser describes it, with options that take values.
+    static let root = CommandSpec(name: "xkcd-search", subcommands: [
+        CommandSpec(
+            name: "search", options: ["--color", "--db", "--limit", "--help"],
+            optionValues: ["--color": .values(["auto", "always", "never"]), "--db": .files(extensions: []), "--limit": .none]),
+        CommandSpec(
+            name: "show", options: ["--image", "--image-format", "--help"],
+            optionValues: ["--image": .values(["auto", "always", "never"]), "--image-format": .values(["auto", "kitty", "sixel", "symbols"])],
+            arguments: [.none]),
+        CommandSpec(name: "fav", subcommands: [
+            CommandSpec(
+                name: "import", options: ["--db", "--help"], optionValues: ["--db": .files(extensions: [])],
+                arguments: [.files(extensions: ["json"])]),
+            CommandSpec(name: "dump", arguments: [.directories]),
+        ]),
+    ])
+
+    /// A tree of names in memory: `/home/me` holds `a b.json`, `docs/`, `.hidden`, `notes.txt`.
+    static let fileNames = FileNames(
+        list: { path in
+            let tree: [String: [FileNames.Entry]] = [
+                "/home/me/": [
+                    .init(name: "a b.json", isDirectory: false), .init(name: "docs", isDirectory: true),
+                    .init(name: ".hidden", isDirectory: false), .init(name: "notes.txt", isDirectory: false),
+                ],
+                "/home/me/docs/": [.init(name: "x.json", isDirectory: false)],
+                "/": [.init(name: "home", isDirectory: true), .init(name: "etc", isDirectory: true)],
+            ]
+            return tree[path.hasSuffix("/") ? path : path + "/"]
+        },
+        home: "/home/me", currentDirectory: "/home/me")
+
+    let completer = Completer(root: root, library: nil, fileNames: fileNames)
+
+    @Test func anOptionsValuesFollowIt() {
+        #expect(completer.completions(for: "search --color ", cursor: 15) == ["always", "auto", "never"])
+        #expect(completer.completions(for: "search --color a", cursor: 16) == ["always", "auto"])
+        #expect(completer.completions(for: "search --color=n", cursor: 16) == ["--color=never"])
+        #expect(completer.completions(for: "show 327 --image-format s", cursor: 25) == ["sixel", "symbols"])
+        #expect(completer.completions(for: "search --limit ", cursor: 15).isEmpty)
+    }
+
+    @Test func fileNamesFollowFileOptionsAndArguments() {
+        #expect(completer.completions(for: "search --db ", cursor: 12) == ["a\\ b.json", "docs/", "notes.txt"])
+        #expect(completer.completions(for: "fav import ", cursor: 11) == ["a\\ b.json", "docs/"], "json files and directories")
+        #expect(completer.completions(for: "fav import d", cursor: 12) == ["docs/"])
+        #expect(completer.completions(for: "fav import docs/", cursor: 16) == ["docs/x.json"])
+        #expect(completer.completions(for: "fav import ~/d", cursor: 14) == ["~/docs/"])
+        #expect(completer.completions(for: "fav import ~", cursor: 12) == ["~/"])
+        #expect(completer.completions(for: "fav import /h", cursor: 13) == ["/home/"])
+        #expect(completer.completions(for: "fav import --db n", cursor: 17) == ["notes.txt"])
+        #expect(completer.completions(for: "fav import --db x.sqlite ", cursor: 25) == ["a\\ b.json", "docs/"])
+        #expect(completer.completions(for: "fav import a.json ", cursor: 18).isEmpty, "one file only")
+        #expect(completer.completions(for: "fav import .", cursor: 12).isEmpty, ".hidden is not a json file")
+        #expect(completer.completions(for: "search --db .", cursor: 13) == [".hidden"], "hidden files when asked")
+        #expect(completer.completions(for: "search --db=n", cursor: 13) == ["--db=notes.txt"])
+        #expect(completer.completions(for: "fav dump ", cursor: 9) == ["docs/"])
+        #expect(completer.completions(for: "fav import nowhere/", cursor: 19).isEmpty)
+    }
+
+    @Test func noWordIsOfferedTwice() {
+        let root = CommandSpec(name: "x", subcommands: [
+            CommandSpec(name: "stats", options: ["-h", "--help", "--help", "--json"]),
+            CommandSpec(name: "status", aliases: ["stats"]),
+        ])
+        let completer = Completer(root: root, library: nil, fileNames: Self.fileNames)
+        #expect(completer.completions(for: "stats --", cursor: 8) == ["--help", "--json"])
+        #expect(completer.completions(for: "stat", cursor: 4) == ["stats", "status"])
     }
 }
 

@@ -130,7 +130,7 @@ extension XKCDSearch.Fav {
                   xkcd-search fav export favourites.json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file")) var file: String?
+        @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file"), completion: .file()) var file: String?
 
         func run() throws {
             let library = try global.openLibrary()
@@ -151,7 +151,7 @@ extension XKCDSearch.Fav {
             abstract: "Merge favourites from a file written by 'fav export'.",
             discussion: "Importing is idempotent; a malformed file changes nothing.\n\nExamples:\n  xkcd-search fav import favourites.json\n  ssh other-host xkcd-search fav export | xkcd-search fav import -")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file")) var file: String
+        @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file"), completion: .file()) var file: String
 
         func run() throws {
             let library = try global.openLibrary(writing: true)

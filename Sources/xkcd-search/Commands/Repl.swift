@@ -17,8 +17,10 @@ extension XKCDSearch {
                 Every command works with the same words, without 'xkcd-search'. A bare query \
                 searches; a number shows that comic; n, p, r, l and e stand for next, prev, random, \
                 latest and explain; more (or Enter) shows the next page of results; fav, tag NAME and \
-                untag NAME act on the comic shown last; :help and :quit. History is kept in \
-                $XDG_STATE_HOME/xkcd-search/history. When standard input is not a terminal, it reads \
+                untag NAME act on the comic shown last; :help and :quit. Output taller than the \
+                screen goes through the pager, as on the command line (--no-pager or PAGER=cat: \
+                never). Tab completes commands, options and their values, query words, tags and \
+                file names. History is kept in $XDG_STATE_HOME/xkcd-search/history. When standard input is not a terminal, it reads \
                 one command per line, with no prompt, and exits non-zero if any failed.
 
                 Examples:
@@ -32,11 +34,13 @@ extension XKCDSearch {
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
             // and its reads see a schema another process changed (GRDB checks it on each one).
-            // The commands run in this process: none may hand its output to a pager.
+            // The commands run in this process: none may start the command line's pager, which
+            // would keep this process's standard output; the session pages tall output itself.
             Pager.isAllowed = false
             let library = Library(
                 database: try global.openDatabase(connections: .pool),
-                shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath))
+                shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath),
+                logger: global.makeLogger())
             let host = REPLHost(global: global, image: image).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource = isInteractive
