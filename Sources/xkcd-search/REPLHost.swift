@@ -56,7 +56,9 @@ struct REPLHost {
         let imageArguments = image.map { ["--image", $0.image.rawValue] + $0.arguments }  // Sendable
         return CommandHost(
             root: Self.commandTree,
-            parse: { arguments in
+            parse: { typed in
+                // `--db X show 327` as on the command line.
+                let arguments = GlobalOptions.movedAfterTheCommand(typed)
                 do {
                     var command = try XKCDSearch.parseAsRoot(arguments)
                     if var carrier = command as? any CarriesGlobalOptions {

@@ -39,7 +39,9 @@ struct IndexingCommandTests {
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("index.sqlite").path
 
-            let index = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--json"])
+            // The global options before the command reach the indexer as after it.
+            let index = try await cli.run(
+                ["--db", db, "--color", "never", "index", "--mirror", Fixtures.corpusURL.path, "--json", "--no-embed"])
             #expect(index.status == 0, "\(index)")
             let summary = try JSONDecoder().decode(Summary.self, from: Data(index.stdout.utf8))
             #expect(summary.latest == 3282)

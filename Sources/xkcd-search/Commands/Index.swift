@@ -23,10 +23,12 @@ extension XKCDSearch {
         /// From the command line: the indexer replaces this process, keeping its id (so a signal
         /// sent to it reaches the indexer), its terminal and its exit status.
         func run() throws {
-            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Self.arguments(in: CommandLine.arguments))
+            let line = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
+            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Self.arguments(in: line))
         }
 
-        /// What follows `index` in a command line, for the indexer to parse again.
+        /// What follows `index` in a command line whose global options come after the command
+        /// (``GlobalOptions/movedAfterTheCommand(_:)``), for the indexer to parse again.
         static func arguments(in line: [String]) -> [String] {
             Array(line.drop { $0 != "index" }.dropFirst())
         }
