@@ -91,7 +91,7 @@ model: deps
 
 # Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
 # xkcd-search-image, which draws the comics `show` shows.
-build: static-libs model $(MAN_TOOL)
+build: static-libs model man-tool
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
@@ -173,7 +173,7 @@ $(SNAPSHOT_DIR)/vectors.sqlite: $(VECTORS)
 
 snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNAPSHOT_DIR)/vectors.sqlite)
 
-demo: build model snapshot-dir
+demo: build snapshot-dir
 	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR) $(if $(wildcard $(VECTORS)),--vectors $(SNAPSHOT_DIR)/vectors.sqlite)
 	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse' \
 	          'the one where the neural net learned the wrong thing'; do \

@@ -86,17 +86,24 @@ public struct GlobalOptions: ParsableArguments {
     /// - Parameter writing: the command changes favourites: a writable connection (a read-only
     ///   index is opened for reading, and the write is refused).
     public func openLibrary(writing: Bool = false) throws -> Library {
-        let database = try openDatabase(connections: writing ? .single : .readOnly)
+        let (paths, logger) = (paths, makeLogger())
+        let database = try Self.openDatabase(at: paths, connections: writing ? .single : .readOnly, logger: logger)
         return Library(
             database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath),
-            logger: makeLogger())
+            logger: logger)
     }
 
     /// ``openDatabase(creating:connections:)`` for the `--db` given.
     public static func openDatabase(
         at db: String?, creating: Bool = false, connections: ComicDatabase.Connections = .single, logger: Logger
     ) throws -> ComicDatabase {
-        let path = Paths(database: db).databasePath
+        try openDatabase(at: Paths(database: db), creating: creating, connections: connections, logger: logger)
+    }
+
+    private static func openDatabase(
+        at paths: Paths, creating: Bool = false, connections: ComicDatabase.Connections = .single, logger: Logger
+    ) throws -> ComicDatabase {
+        let path = paths.databasePath
         // Not there at all: a directory that may not be read is reported by the open.
         if !creating, access(path, F_OK) != 0, errno == ENOENT {
             throw MissingIndex(path: path)

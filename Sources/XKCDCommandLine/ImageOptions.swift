@@ -69,11 +69,10 @@ public struct ImageOptions: ParsableArguments {
     /// The room for the image: `--image-size`, or the terminal's width and twice its height (80×24
     /// when it is not a terminal), with the cell size in pixels when the terminal reports it.
     public var box: (columns: Int, rows: Int, cellWidth: Int?, cellHeight: Int?) {
-        var size = winsize()
-        let isTerminal = Terminal.isStandardOutputATerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
-            && size.ws_col > 0 && size.ws_row > 0
-        let (columns, rows) = isTerminal ? (Int(size.ws_col), Int(size.ws_row)) : (Terminal.width ?? 80, 24)
-        let reportsPixels = isTerminal && size.ws_xpixel > 0 && size.ws_ypixel > 0
+        let window = Terminal.windowSize
+        let (columns, rows) = window.map { (Int($0.ws_col), Int($0.ws_row)) } ?? (Terminal.width ?? 80, 24)
+        let size = window ?? winsize()
+        let reportsPixels = size.ws_xpixel > 0 && size.ws_ypixel > 0
         let cellWidth = reportsPixels ? Int(size.ws_xpixel) / columns : nil
         let cellHeight = reportsPixels ? Int(size.ws_ypixel) / rows : nil
         if let asked = imageSize.flatMap(Self.size) {

@@ -52,7 +52,7 @@ public struct IndexOptions: ParsableArguments {
     public var images = false
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
-    public var imageURL = "https://imgs.xkcd.com"
+    public var imageURL = ImageOptions.defaultImageURL
 
     @Flag(help: "Print the summary as JSON.")
     public var json = false

@@ -43,19 +43,14 @@ public enum Pager {
         fflush(nil)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
+        // Close-on-exec: the pager must not hold the pipe's write end, or it never sees its end.
+        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         // Through the shell, as git runs it: `$PAGER` may hold options and quotes.
-        let words: [String] = ["/bin/sh", "-c", command]
-        let argv = words.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ)
+        let spawned = Result { () throws(POSIXError) in
+            try ChildProcess.spawn("/bin/sh", arguments: ["-c", command], standardInput: ends[0])
+        }
         close(ends[0])
-        guard spawned == 0 else {
+        guard case .success(let pid) = spawned else {
             close(ends[1])
             return
         }
@@ -81,7 +76,8 @@ extension Pager {
     /// Shorter text, or text where the terminal's size is unknown, is written as it is.
     public static func show(_ text: [UInt8], through command: String) {
         fflush(nil)
-        if let size = screenSize, rows(of: String(decoding: text, as: UTF8.self), width: size.columns) >= size.rows,
+        if let size = Terminal.windowSize,
+            rows(of: String(decoding: text, as: UTF8.self), width: Int(size.ws_col)) >= Int(size.ws_row),
             run(command, on: text)
         {
             return
@@ -141,13 +137,6 @@ extension Pager {
             }
         }
         return count
-    }
-
-    /// The columns and rows of the terminal on standard output; nil when it is not one.
-    static var screenSize: (columns: Int, rows: Int)? {
-        var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return (Int(size.ws_col), Int(size.ws_row))
     }
 
     /// Writes every byte, going on after a partial write or an interrupted one.

@@ -27,14 +27,19 @@ public enum Terminal {
         }
     }
 
-    /// Columns of the terminal on stdout, or nil when it is not a terminal.
-    public static var width: Int? {
+    /// The size of the terminal on stdout (columns, rows and, when it reports them, pixels), or
+    /// nil when stdout is not a terminal.
+    public static var windowSize: winsize? {
         var size = winsize()
-        guard isStandardOutputATerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else {
-            if let columns = environmentVariable("COLUMNS").flatMap(Int.init) { return columns }
-            return nil
-        }
-        return Int(size.ws_col)
+        guard isStandardOutputATerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0,
+            size.ws_row > 0
+        else { return nil }
+        return size
+    }
+
+    /// Columns of the terminal on stdout; else `COLUMNS`, else nil.
+    public static var width: Int? {
+        windowSize.map { Int($0.ws_col) } ?? environmentVariable("COLUMNS").flatMap(Int.init)
     }
 
     /// Writes `message` and a line feed to standard error, through ``sanitized(_:keepingNewlines:)``.
@@ -64,24 +69,22 @@ public enum Terminal {
     public static func escapingControls(inJSON data: Data) -> Data {
         var out = Data()
         out.reserveCapacity(data.count)
-        var index = data.startIndex
-        func escape(_ scalar: Int) { out.append(contentsOf: Array(String(format: "\\u%04x", scalar).utf8)) }
-        while index < data.endIndex {
-            let byte = data[index]
-            let next = index + 1 < data.endIndex ? data[index + 1] : 0
-            let third = index + 2 < data.endIndex ? data[index + 2] : 0
-            if byte == 0x7F {
-                escape(0x7F)
-                index += 1
-            } else if byte == 0xC2, (0x80..<0xA0).contains(next) {
-                escape(Int(next))
-                index += 2
-            } else if byte == 0xE2, (next == 0x80 && (0xAA...0xAE).contains(third)) || (next == 0x81 && (0xA6...0xA9).contains(third)) {
-                escape(0x2000 + (Int(next) - 0x80) * 64 + Int(third) - 0x80)
-                index += 3
-            } else {
-                out.append(byte)
-                index += 1
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = 0
+            while index < bytes.count {
+                // C0 controls are JSONEncoder's own: escaped in strings, line feeds of its layout
+                // between them.
+                let length = bytes[index] < 0x20 ? 0 : controlLength(in: bytes, at: index)
+                guard length > 0 else {
+                    out.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self)
+                    .unicodeScalars.first!.value
+                out.append(contentsOf: Array(String(format: "\\u%04x", scalar).utf8))
+                index += length
             }
         }
         return out
@@ -107,13 +110,7 @@ public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
             switch byte {
             case 0x0A where keepingNewlines: break
             case 0x09, 0x0A, 0x0D: (length, replacement) = (1, 0x20)
-            case 0x00..<0x20, 0x7F: length = 1
-            case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0: length = 2  // U+0080-U+009F
-            case 0xE2 where index + 2 < bytes.count
-                && ((bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
-                    || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
-                length = 3  // U+202A-U+202E, U+2066-U+2069
-            default: break
+            default: length = controlLength(in: bytes, at: index)
             }
             if length > 0, out == nil {
                 var copy: [UInt8] = []
@@ -131,4 +128,19 @@ public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
         }
         return out.map { String(decoding: $0, as: UTF8.self) }
     } ?? text
+}
+
+/// The length in bytes of the character at `index` of UTF-8 `bytes` if it is one that could
+/// change a terminal's state, else 0: C0 controls and DEL (1), C1 controls U+0080-U+009F (2),
+/// the bidi overrides and isolates U+202A-U+202E and U+2066-U+2069 (3).
+func controlLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
+    switch bytes[index] {
+    case 0x00..<0x20, 0x7F: return 1
+    case 0xC2 where index + 1 < bytes.count && (0x80..<0xA0).contains(bytes[index + 1]): return 2
+    case 0xE2 where index + 2 < bytes.count
+        && ((bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+            || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
+        return 3
+    default: return 0
+    }
 }

@@ -138,9 +138,13 @@ public final class SentenceEncoder: Sendable {
     /// `make model` puts beside the builds in `.build`) and `$XDG_DATA_HOME/xkcd-search/model`
     /// (`~/.local/share` by default) that holds a `model.safetensors`.
     ///
+    /// - Parameter environment: looks up one variable (`getenv` by default: `ProcessInfo`
+    ///   copies the whole environment on every use).
     /// - Returns: nil when no candidate holds a model.
-    public static func locateModel(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let path = environment["XKCD_SEARCH_MODEL"], !path.isEmpty {
+    public static func locateModel(
+        environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+    ) -> URL? {
+        if let path = environment("XKCD_SEARCH_MODEL"), !path.isEmpty {
             return URL(filePath: path, directoryHint: .isDirectory)
         }
         var candidates: [URL] = []
@@ -150,9 +154,9 @@ public final class SentenceEncoder: Sendable {
                 URL(filePath: executable).deletingLastPathComponent().deletingLastPathComponent()
                     .appending(path: "share/xkcd-search/model", directoryHint: .isDirectory))
         }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+        if let data = environment("XDG_DATA_HOME"), !data.isEmpty {
             candidates.append(URL(filePath: data).appending(path: "xkcd-search/model", directoryHint: .isDirectory))
-        } else if let home = environment["HOME"], !home.isEmpty {
+        } else if let home = environment("HOME"), !home.isEmpty {
             candidates.append(URL(filePath: home).appending(path: ".local/share/xkcd-search/model", directoryHint: .isDirectory))
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0.appending(path: "model.safetensors").path) }

@@ -182,7 +182,6 @@ public struct HTTPComicSource: ComicSource {
         var attempt = 0
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
-        request.timeoutInterval = client.timeoutInterval
         request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
 
@@ -308,13 +307,13 @@ extension HTTPComicSource {
     private final class Client: Sendable {
         private let transfers: Transfers
         private let limiter: HostLimiter
-        let timeoutInterval: TimeInterval
 
         init(configuration: Configuration) {
-            self.timeoutInterval = max(1, configuration.requestTimeout.seconds.rounded(.up))
+            // Whole seconds, at least one: libcurl's low-speed limit counts in seconds.
+            let idleSeconds = max(1, configuration.requestTimeout.seconds.rounded(.up))
             transfers = Transfers(limits: Transfers.Limits(
                 maxBodyBytes: configuration.maxResponseBytes, deadline: configuration.requestDeadline,
-                idleTimeout: .seconds(timeoutInterval),
+                idleTimeout: .seconds(idleSeconds),
                 hosts: Set([configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap(Transfers.Limits.site(of:)))))
             self.limiter = HostLimiter(limit: configuration.maxConcurrentRequestsPerHost)
         }

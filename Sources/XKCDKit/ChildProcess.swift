@@ -22,6 +22,27 @@ public enum ChildProcess {
         _ path: String, arguments: [String], environment: [String: String]? = nil, handsInterruptsToChild: Bool = false,
         standardInput: Int32? = nil
     ) throws(POSIXError) -> Int32 {
+        // The whole previous action, flags included, to put back: `signal` would put the handler
+        // back with SA_RESTART, and the REPL's Ctrl-C at the prompt needs it without.
+        var previous = sigaction()
+        if handsInterruptsToChild {
+            sigaction(SIGINT, nil, &previous)
+            signal(SIGINT, SIG_IGN)
+        }
+        defer { if handsInterruptsToChild { sigaction(SIGINT, &previous, nil) } }
+        let pid = try spawn(path, arguments: arguments, environment: environment, standardInput: standardInput)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// Starts `path` with `arguments` and returns its process id without waiting. The child
+    /// starts with Ctrl-C as it should be, even while this process ignores it.
+    ///
+    /// - Parameters: as ``run(_:arguments:environment:handsInterruptsToChild:standardInput:)``.
+    public static func spawn(
+        _ path: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil
+    ) throws(POSIXError) -> pid_t {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let environmentList = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
@@ -29,20 +50,11 @@ public enum ChildProcess {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The whole previous action, flags included, to put back: `signal` would put the handler
-        // back with SA_RESTART, and the REPL's Ctrl-C at the prompt needs it without.
-        var previous = sigaction()
-        if handsInterruptsToChild {
-            sigaction(SIGINT, nil, &previous)
-            signal(SIGINT, SIG_IGN)
-            // The child starts with Ctrl-C as it should be, not ignored as this process has it.
-            var defaults = sigset_t()
-            sigemptyset(&defaults)
-            sigaddset(&defaults, SIGINT)
-            posix_spawnattr_setsigdefault(&attributes, &defaults)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        }
-        defer { if handsInterruptsToChild { sigaction(SIGINT, &previous, nil) } }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -55,8 +67,6 @@ public enum ChildProcess {
                 posix_spawn(&pid, path, &actions, &attributes, argv, environ)
             }
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return pid
     }
 }

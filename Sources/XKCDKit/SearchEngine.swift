@@ -291,7 +291,7 @@ public struct SearchEngine: Sendable {
         ranking.prefixes = text.positivePrefixes
 
         var strict: [Comic.ID]
-        if text.isPlainWords, try snapshot.rankingIndexIsCurrent() {
+        if text.isPlainWords, terms.isFromCurrentIndex {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
             strict = try snapshot.comicIDs(matching: text)

@@ -3,9 +3,9 @@ import Synchronization
 import XKCDEmbed
 import XKCDModel
 
-/// The sentence model that finds comics by what a query means, loaded the first time a query
-/// needs it: most searches (numbers, titles, filters, short queries) never do, and loading
-/// costs a search process more than the search itself.
+/// The sentence model that finds comics by what a query means, looked for and loaded the first
+/// time a query needs it: most searches (numbers, titles, filters, short queries) never do, and
+/// even looking for the model files cost a search process a tenth of its work.
 ///
 /// ```swift
 /// let model = SentenceModel(directory: SentenceEncoder.locateModel())
@@ -15,17 +15,34 @@ import XKCDModel
 /// }
 /// ```
 public final class SentenceModel: Sendable {
-    /// The model directory, or nil when none was found.
-    public let directory: URL?
+    private let locate: @Sendable () -> URL?
+    private let found = Mutex<URL??>(nil)
     private let loaded = Mutex<Result<SentenceEncoder, SemanticSearchError>?>(nil)
 
-    public init(directory: URL?) {
-        self.directory = directory
+    /// The model in `directory`; nil for none.
+    public convenience init(directory: URL?) {
+        self.init(locating: { directory })
     }
 
-    /// The model found where the executables look for it (see `SentenceEncoder.locateModel`).
+    /// The model in the directory `locate` returns when first asked.
+    private init(locating locate: @escaping @Sendable () -> URL?) {
+        self.locate = locate
+    }
+
+    /// The model found where the executables look for it (see `SentenceEncoder.locateModel`),
+    /// looked for when first needed.
     public static func located() -> SentenceModel {
-        SentenceModel(directory: SentenceEncoder.locateModel())
+        SentenceModel(locating: { SentenceEncoder.locateModel() })
+    }
+
+    /// The model directory, or nil when none was found.
+    public var directory: URL? {
+        found.withLock { found in
+            if let found { return found }
+            let directory = locate()
+            found = .some(directory)
+            return directory
+        }
     }
 
     /// The encoder, loaded on first use; the same result every later call.
@@ -89,7 +106,7 @@ extension SentenceModel {
         case .failure(let problem):
             return SemanticSearchStatus(model: nil, embeddedComics: 0, problem: problem)
         case .success(let encoder):
-            let embedded = try database.vectorCounts(model: encoder.identity).comics
+            let embedded = try database.embeddedComicCount(model: encoder.identity)
             return SemanticSearchStatus(model: encoder.identity, embeddedComics: embedded, problem: embedded == 0 ? .noVectors : nil)
         }
     }

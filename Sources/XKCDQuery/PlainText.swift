@@ -43,9 +43,9 @@ enum PlainText {
         guard !tokens.contains(where: isOperator) else { return Reading(tokens: tokens, isSentence: false) }
         var tokens = tokens
         // `xkcd 1513`, `xkcd #1513`: the comic's number alone.
-        if let last = tokens.last, case .word = last.kind,
+        if let last = tokens.last, case .word(let typed) = last.kind,
             tokens.dropLast().allSatisfy({ siteWords.contains(bareWord($0) ?? "") }), !tokens.dropLast().isEmpty,
-            Parser.comicNumber(bareWordAsTyped(last) ?? "") != nil
+            Parser.comicNumber(typed) != nil
         {
             return Reading(tokens: [last], isSentence: false)
         }
@@ -118,11 +118,6 @@ enum PlainText {
     static func bareWord(_ token: QueryToken) -> String? {
         guard case .word(let word) = token.kind else { return nil }
         return word.lowercased().filter { $0.isLetter || ($0.isASCII && $0.isNumber) }
-    }
-
-    private static func bareWordAsTyped(_ token: QueryToken) -> String? {
-        guard case .word(let word) = token.kind else { return nil }
-        return word
     }
 }
 

@@ -29,12 +29,12 @@ struct QueryToken: Sendable, Hashable {
 struct QueryLexer {
     static let fieldKeys: [String: SearchField] = Dictionary(
         uniqueKeysWithValues: SearchField.allCases.map { ($0.rawValue, $0) })
-    static let filterKeys: Set<String> = ["num", "year", "date", "before", "after", "is", "tag", "sort"]
     /// One example of each filter, for the message about a filter with no value.
     static let filterExamples: [String: String] = [
         "num": "num:100..200", "year": "year:2010", "date": "date:2010-03", "before": "before:2010",
         "after": "after:2015", "is": "is:fav", "tag": "tag:physics", "sort": "sort:-date",
     ]
+    static let filterKeys = Set(filterExamples.keys)
     static let quotes: Set<Character> = ["\"", "\u{201C}", "\u{201D}"]
 
     private var chars: [Character]
@@ -160,7 +160,7 @@ struct QueryLexer {
         // A filter with no value is a filter left unfinished, not the word: `tag:` searching for
         // "tag" would find comics about tags.
         if field == nil {
-            throw .invalidValue(token: word, column: column, problem: "needs a value, as in \(Self.filterExamples[key] ?? word + "…")")
+            throw .invalidValue(token: word, column: column, problem: "needs a value, as in \(Self.filterExamples[key, default: word])")
         }
         return QueryToken(kind: .word(word), column: column, source: word)
     }

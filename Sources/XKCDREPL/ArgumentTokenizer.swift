@@ -1,4 +1,5 @@
 import Foundation
+import XKCDKit
 
 /// Splits a typed line into arguments the way a POSIX shell does, without expansions.
 ///
@@ -16,7 +17,7 @@ public enum ArgumentTokenizer {
     /// - Parameter home: what `~` stands for; nil leaves it as it is.
     /// - Throws: ``REPLError/unclosedQuote(_:)`` when a quote is left open.
     public static func split(
-        _ line: String, home: String? = ProcessInfo.processInfo.environment["HOME"]
+        _ line: String, home: String? = environmentVariable("HOME")
     ) throws(REPLError) -> [String] {
         var words: [String] = []
         var word = ""

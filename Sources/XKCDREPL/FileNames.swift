@@ -1,4 +1,5 @@
 import Foundation
+import XKCDKit
 
 /// File-name completion, as a shell does it: relative and absolute paths and `~/`, a directory
 /// ending in `/` so that the next Tab walks into it, hidden files only when the typed name
@@ -46,7 +47,7 @@ public struct FileNames: Sendable {
                     return Entry(name: name, isDirectory: isDirectory.boolValue)
                 }
             },
-            home: ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 },
+            home: environmentVariable("HOME").flatMap { $0.isEmpty ? nil : $0 },
             currentDirectory: FileManager.default.currentDirectoryPath)
     }
 

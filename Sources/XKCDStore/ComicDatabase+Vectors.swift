@@ -50,17 +50,12 @@ public struct VectorSource: Sendable, Hashable {
 }
 
 extension ComicDatabase {
-    /// The searchable text of the given comics, in ascending order (every comic when nil).
-    public func documents(ids: [Comic.ID]? = nil) throws(StoreError) -> [ComicDocument] {
+    /// The searchable text of the given comics, in ascending order.
+    public func documents(ids: [Comic.ID]) throws(StoreError) -> [ComicDocument] {
         try read { db in
-            let rows =
-                if let ids {
-                    try Row.fetchAll(
-                        db, sql: "SELECT * FROM searchDocument WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
-                        arguments: [jsonArray(ids)])
-                } else {
-                    try Row.fetchAll(db, sql: "SELECT * FROM searchDocument ORDER BY id")
-                }
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT * FROM searchDocument WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                arguments: [jsonArray(ids)])
             return rows.map { row in
                 ComicDocument(
                     id: row["id"], title: row["title"], alt: row["alt"], transcript: row["transcript"],
@@ -101,13 +96,11 @@ extension ComicDatabase {
         }
     }
 
-    /// How many comics have vectors made by `model`, and how many vectors the index holds.
-    public func vectorCounts(model: String) throws(StoreError) -> (comics: Int, vectors: Int) {
+    /// How many comics have vectors made by `model`.
+    public func embeddedComicCount(model: String) throws(StoreError) -> Int {
         try read { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT count(DISTINCT comicID) AS comics, count(*) AS vectors FROM comicVector WHERE model = ?",
-                arguments: [model])
-            return (row?["comics"] ?? 0, row?["vectors"] ?? 0)
+            try Int.fetchOne(db, sql: "SELECT count(DISTINCT comicID) FROM comicVector WHERE model = ?", arguments: [model])
+                ?? 0
         }
     }
 }
@@ -159,12 +152,10 @@ extension ComicDatabase.Snapshot {
         var sums = SIMD8<Float>()
         let count = query.count
         var index = 0
+        let queryBytes = UnsafeRawBufferPointer(query)
         while index + 8 <= count {
-            var stored = SIMD8<Float>()
-            for lane in 0..<8 {
-                stored[lane] = bytes.loadUnaligned(fromByteOffset: (index + lane) * 4, as: Float.self)
-            }
-            sums += SIMD8<Float>(query[index..<index + 8]) * stored
+            let stored = bytes.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self)
+            sums += queryBytes.loadUnaligned(fromByteOffset: index * 4, as: SIMD8<Float>.self) * stored
             index += 8
         }
         var total = sums.sum()
@@ -181,7 +172,7 @@ extension ComicDatabase {
     /// index's `comicVector` table and nothing else. The snapshot ships one, so that indexing it
     /// does not embed every comic again.
     ///
-    /// - Throws: ``StoreError/notAnIndex(path:)`` when the file is not such a file.
+    /// - Throws: ``StoreError/notAVectorFile(path:)`` when the file is not such a file.
     public static func vectors(inFile path: String) throws(StoreError) -> [ComicVector] {
         var configuration = Configuration()
         configuration.readonly = true

@@ -61,6 +61,10 @@ public struct TermScores: Sendable {
     public var candidates: [Comic.ID]
     /// How many comics the index holds.
     public var documentCount: Int
+    /// False when documents changed after the ranking index was last built (an indexer run was
+    /// interrupted or killed): its postings lack those comics, so what matches must be asked of
+    /// FTS5 (``ComicDatabase/rankingIndexIsCurrent()``).
+    public var isFromCurrentIndex: Bool
 
     /// Comics holding every stem.
     public var matchingAll: [Comic.ID] {
@@ -274,12 +278,6 @@ extension ComicDatabase {
 }
 
 extension ComicDatabase.Snapshot {
-    /// False when documents changed after the ranking index was last built (an indexer run was
-    /// interrupted or killed): its postings lack those comics, so what matches is asked of FTS5.
-    public func rankingIndexIsCurrent() throws(StoreError) -> Bool {
-        try wrapped { try rankingCache.documentLengths(db).isCurrent }
-    }
-
     /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
     ///
     /// Reads one postings blob per distinct stem, and one per word whose exact form differs
@@ -460,7 +458,7 @@ extension ComicDatabase.Snapshot {
         return TermScores(
             stems: query.stems, unknownWords: query.unknownWords, unseenWords: query.unseenWords,
             documentCounts: query.documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
-            documentCount: lengths.documentCount)
+            documentCount: lengths.documentCount, isFromCurrentIndex: lengths.isCurrent)
     }
 }
 

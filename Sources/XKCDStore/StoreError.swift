@@ -32,46 +32,30 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Anything else SQLite reported; the SQL and its arguments are never included.
     case failed(reason: String)
 
+    /// Paths are escaped for the message: a file name may hold any byte.
     public var description: String {
-        switch escapingPaths {
-        case .cannotOpen(let path, let reason): "cannot open the index at \(path): \(reason)"
-        case .notAnIndex(let path): "\(path) is not an xkcd-search index, or it is damaged"
-        case .notAVectorFile(let path): "\(path) is not a file of comic vectors (scripts/export-vectors.sh writes one)"
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open the index at \(escaped(path)): \(reason)"
+        case .notAnIndex(let path): "\(escaped(path)) is not an xkcd-search index, or it is damaged"
+        case .notAVectorFile(let path): "\(escaped(path)) is not a file of comic vectors (scripts/export-vectors.sh writes one)"
         case .emptyFile(let path):
-            "\(path) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(path)'"
+            "\(escaped(path)) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(escaped(path))'"
         case .foreignDatabase(let path):
-            "\(path) is another program's SQLite database, not an xkcd-search index; it was left as it is (choose another file with --db)"
+            "\(escaped(path)) is another program's SQLite database, not an xkcd-search index; it was left as it is (choose another file with --db)"
         case .notADatabase(let path):
-            "\(path) is not an xkcd-search index (not an SQLite database); it was left as it is"
+            "\(escaped(path)) is not an xkcd-search index (not an SQLite database); it was left as it is"
         case .damaged(let path):
-            "the index at \(path) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+            "the index at \(escaped(path)) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
         case .needsUpdate(let path):
-            "the index at \(path) was made by an earlier version and must be updated once where it can be written (copy it elsewhere, or run any command with write access to it)"
+            "the index at \(escaped(path)) was made by an earlier version and must be updated once where it can be written (copy it elsewhere, or run any command with write access to it)"
         case .indexRunInProgress(let path):
-            "another 'xkcd-search index' is updating the index at \(path); this one stopped without changing anything"
+            "another 'xkcd-search index' is updating the index at \(escaped(path)); this one stopped without changing anything"
         case .beingBuilt(let path):
-            "the index at \(path) is being built by 'xkcd-search index'; try again when that has finished"
+            "the index at \(escaped(path)) is being built by 'xkcd-search index'; try again when that has finished"
         case .readOnly: "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"
-        }
-    }
-
-    /// The same error with its paths escaped for a message: a file name may hold any byte.
-    private var escapingPaths: StoreError {
-        switch self {
-        case .cannotOpen(let path, let reason): .cannotOpen(path: escaped(path), reason: reason)
-        case .notAnIndex(let path): .notAnIndex(path: escaped(path))
-        case .notAVectorFile(let path): .notAVectorFile(path: escaped(path))
-        case .emptyFile(let path): .emptyFile(path: escaped(path))
-        case .foreignDatabase(let path): .foreignDatabase(path: escaped(path))
-        case .notADatabase(let path): .notADatabase(path: escaped(path))
-        case .damaged(let path): .damaged(path: escaped(path))
-        case .needsUpdate(let path): .needsUpdate(path: escaped(path))
-        case .indexRunInProgress(let path): .indexRunInProgress(path: escaped(path))
-        case .beingBuilt(let path): .beingBuilt(path: escaped(path))
-        case .busy, .readOnly, .cannotWrite, .failed: self
         }
     }
 

@@ -72,17 +72,13 @@ struct REPLHost {
                         command = page
                     }
                     if let index = command as? XKCDSearch.Index {
-                        let forwarded = index.indexerArguments(typed: XKCDSearch.Index.arguments(in: arguments))
+                        let forwarded = index.indexerArguments(typed: Array(arguments.dropFirst()))
                         return .runUntilStopped { try await IndexerExecutable.locate().run(arguments: forwarded) }
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
-                        let usesColor = search.global.usesColor
                         return .search(SearchRequest(
                             text: search.words.joined(separator: " "), limit: search.limit, page: search.page,
-                            isPaged: !search.global.noPager
-                        ) { results, hint in
-                            SearchOutput.text(results, color: usesColor, width: Terminal.width ?? 100, command: hint)
-                        })
+                            isPaged: !search.global.noPager, render: Self.render(colored: search.global.usesColor)))
                     }
                     let parsed = ParsedCommand(command: command)
                     return Self.pagesOutput(of: command) ? .run { try await parsed.run() } : .runOnTerminal { try await parsed.run() }
@@ -95,10 +91,13 @@ struct REPLHost {
                 let message = sanitized(XKCDSearch.message(for: error), keepingNewlines: true)
                 return message.isEmpty ? nil : message
             },
-            renderSearch: { results, hint in
-                SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: hint)
-            },
+            renderSearch: Self.render(colored: Terminal.usesColor(color)),
             pager: Pager.command(disabled: global.noPager).map(TerminalPager.init))
+    }
+
+    /// A page of results as `search` prints it, the next-page hint in its footer.
+    static func render(colored: Bool) -> @Sendable (SearchResults, String) -> String {
+        { results, hint in SearchOutput.text(results, color: colored, width: Terminal.width ?? 100, command: hint) }
     }
 
     /// Whether what a command prints may go through the session's pager: not for `open`, whose

@@ -20,8 +20,8 @@ struct HostileServerIndexTests {
             let comic149 = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
             let explain149 = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("explainxkcd/api/149.json"))
             let faults: [(path: String, fault: FixtureServer.Fault, what: String, num: Int, reason: String)] = [
-                (FixtureServer.comicPath(10), .body(Self.renumbered(comic149, 99999)), "comic", 10, "it is comic #99999, not #10"),
-                (FixtureServer.comicPath(2), .body(Self.renumbered(comic149, 0)), "comic", 2, "it is comic #0, not #2"),
+                (FixtureServer.comicPath(10), .body(Fixtures.renumbered(comic149, 99999)), "comic", 10, "it is comic #99999, not #10"),
+                (FixtureServer.comicPath(2), .body(Fixtures.renumbered(comic149, 0)), "comic", 2, "it is comic #0, not #2"),
                 (FixtureServer.comicPath(1), .body(comic149), "comic", 1, "it is comic #149, not #1"),
                 (FixtureServer.comicPath(149), .redirect("file:///etc/passwd"), "comic", 149, "redirected to file:///etc/passwd"),
                 (FixtureServer.comicPath(327), .gzipBomb(inflatedBytes: 256 << 20), "comic", 327, "larger than the limit of 4 MB"),
@@ -69,11 +69,5 @@ struct HostileServerIndexTests {
             #expect(explained.status == 0, "\(explained)")
             await server.stop()
         }
-    }
-
-    static func renumbered(_ json: Data, _ number: Int) -> Data {
-        var object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
-        object["num"] = number
-        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
     }
 }

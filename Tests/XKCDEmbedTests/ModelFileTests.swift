@@ -156,14 +156,14 @@ import _XKCDTestSupport
     }
 
     @Test func modelFromTheEnvironmentComesFirst() throws {
-        let located = SentenceEncoder.locateModel(environment: ["XKCD_SEARCH_MODEL": "/somewhere/else"])
+        let located = SentenceEncoder.locateModel(environment: { ["XKCD_SEARCH_MODEL": "/somewhere/else"][$0] })
         #expect(located?.path == "/somewhere/else")
     }
 
     /// `make model` puts the model at `.build/<triple>/share/xkcd-search/model`, which the test
     /// bundle in `.build/<triple>/debug` finds without any setting.
     @Test func modelBesideTheBuildIsFound() throws {
-        let located = try #require(SentenceEncoder.locateModel(environment: [:]))
+        let located = try #require(SentenceEncoder.locateModel(environment: { _ in nil }))
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
     }
 }

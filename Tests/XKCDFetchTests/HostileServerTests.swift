@@ -81,13 +81,14 @@ struct HostileServerTests {
             server.setFault(.redirect(base.absoluteString + "/327/info.0.json"), forPath: FixtureServer.comicPath(327), times: 1)
             let response = try #require(try await source(base).comic(327))
             #expect(try XKCDJSON.comicID(response.data) == 327)
+            #expect(server.requestLog.count == 2, "the redirect, then the comic: \(server.requestLog)")
         }
     }
 
     @Test func aResponseForAnotherNumberIsRefused() async throws {
         try await withFixtureServer { server, base in
             let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
-            for (number, body) in [(149, other), (99999, Self.renumbered(other, 99999)), (0, Self.renumbered(other, 0))] {
+            for (number, body) in [(149, other), (99999, Fixtures.renumbered(other, 99999)), (0, Fixtures.renumbered(other, 0))] {
                 server.setFault(.body(body), forPath: FixtureServer.comicPath(327))
                 let error = await #expect(throws: FetchError.self) { try await source(base).comic(327) }
                 #expect(error?.description.contains("it is comic #\(number), not #327") == true, "\(String(describing: error))")
@@ -102,11 +103,5 @@ struct HostileServerTests {
             let error = await #expect(throws: FetchError.self) { try await source(base).explanation(327) }
             #expect(error?.description.contains("the page is '149: Sandwich', not #327's") == true, "\(String(describing: error))")
         }
-    }
-
-    static func renumbered(_ json: Data, _ number: Int) -> Data {
-        var object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
-        object["num"] = number
-        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
     }
 }

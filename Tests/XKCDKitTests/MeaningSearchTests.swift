@@ -80,7 +80,8 @@ struct MeaningSearchTests {
         #expect(!inRange.isEmpty)
         #expect(inRange.allSatisfy { (1...100).contains($0.id) }, "\(inRange.map(\.id))")
         let before2010 = try await engine().search(description + " before:2010", limit: 20).results
-        #expect(before2010.allSatisfy { $0.date.year < 2010 })
+        #expect(!before2010.isEmpty)
+        #expect(before2010.allSatisfy { $0.date.year < 2010 }, "\(before2010.map(\.id))")
     }
 
     /// An exclusion leaves out a comic that only the meaning brought in.

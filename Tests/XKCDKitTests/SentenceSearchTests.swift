@@ -3,6 +3,7 @@ import Logging
 import Testing
 import XKCDIndexer
 import XKCDKit
+import XKCDQuery
 import XKCDStore
 import _XKCDTestSupport
 
@@ -62,7 +63,7 @@ struct SentenceSearchTests {
     }
 
     @Test func aStrayQuoteInShortQueryLanguageIsStillAnError() async throws {
-        await #expect(throws: (any Error).self) { try await search(#"bobby "tables"#) }
+        await #expect(throws: QueryError.unclosedQuote(column: 7)) { try await search(#"bobby "tables"#) }
     }
 
     /// Filler restricts nothing: the same results in the same order, with the same scores.

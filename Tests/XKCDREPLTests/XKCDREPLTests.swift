@@ -256,6 +256,8 @@ struct SessionTests {
 
     @Test func aQuitWordWithMoreWordsIsSearched() async throws {
         let result = try await run(["quit smoking", "stats"])
+        #expect(result.transcript.output.hasPrefix("page 1: "), "searched: \(result.transcript.output)")
+        #expect(result.summary.failures == 0)
         #expect(result.calls.contains { $0.contains("stats") }, "\(result.calls)")
     }
 

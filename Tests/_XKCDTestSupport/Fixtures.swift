@@ -17,6 +17,13 @@ public enum Fixtures {
         numbers(in: corpusURL.appendingPathComponent("explainxkcd/api"), suffix: ".json")
     }
 
+    /// An xkcd JSON response with its number changed: a server answering for another comic.
+    public static func renumbered(_ json: Data, _ number: Int) -> Data {
+        var object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] ?? [:]
+        object["num"] = number
+        return (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
+    }
+
     public static func comicJSON(_ id: Int) throws -> Data {
         try Data(contentsOf: corpusURL.appendingPathComponent("xkcd/\(id)/info.0.json"))
     }

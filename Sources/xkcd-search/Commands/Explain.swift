@@ -50,12 +50,7 @@ extension XKCDSearch {
                 return print(global.renderer.explanation(page))
             }
             // A script asking about a comic without an explanation gets nulls, not an error.
-            let page: ComicPage
-            do {
-                page = try library.explain(reference)
-            } catch LibraryError.noExplanation(let id) {
-                page = try library.show(.number(id))
-            }
+            let page = try library.show(reference)
             let explained = page.explanation.map(\.page).flatMap { $0.explanation.isEmpty ? nil : $0 }
             try printJSON(Output(
                 num: page.comic.id, title: page.comic.title, explanation: explained?.explanation,

@@ -22,15 +22,11 @@ extension XKCDSearch {
 
         /// From the command line: the indexer replaces this process, keeping its id (so a signal
         /// sent to it reaches the indexer), its terminal and its exit status.
+        /// The indexer parses the arguments after `index` again, with the global options typed
+        /// before the command moved after it (``GlobalOptions/movedAfterTheCommand(_:)``).
         func run() throws {
             let line = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
-            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Self.arguments(in: line))
-        }
-
-        /// What follows `index` in a command line whose global options come after the command
-        /// (``GlobalOptions/movedAfterTheCommand(_:)``), for the indexer to parse again.
-        static func arguments(in line: [String]) -> [String] {
-            Array(line.drop { $0 != "index" }.dropFirst())
+            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Array(line.dropFirst()))
         }
 
         /// The arguments typed after `index`, with the REPL's `--db` and `--verbose` added
