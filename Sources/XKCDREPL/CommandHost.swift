@@ -56,15 +56,18 @@ public struct SearchRequest: Sendable {
     public var render: @Sendable (SearchResults, String) -> String
     /// Whether a page taller than the screen goes through the host's pager (`--no-pager` says no).
     public var isPaged: Bool
+    /// False searches the words as typed (`--exact`): no spelling correction or suggestion.
+    public var correctingSpelling: Bool
 
     public init(
-        text: String, limit: Int = 10, page: Int = 1, isPaged: Bool = true,
+        text: String, limit: Int = 10, page: Int = 1, isPaged: Bool = true, correctingSpelling: Bool = true,
         render: @escaping @Sendable (SearchResults, String) -> String
     ) {
         self.text = text
         self.limit = limit
         self.page = page
         self.isPaged = isPaged
+        self.correctingSpelling = correctingSpelling
         self.render = render
     }
 }

@@ -193,7 +193,9 @@ public struct Session {
 
     private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
         let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel, logger: library.logger)
-        let search = { @Sendable in try engine.search(request.text, limit: request.limit, page: request.page) }
+        let search = { @Sendable in
+            try engine.search(request.text, limit: request.limit, page: request.page, correctingSpelling: request.correctingSpelling)
+        }
         guard let results = try await interruptibly(search) else { return .interrupted }
         if let problem = results.semanticProblem, !state.toldSemanticProblem {
             output.writeError("note: \(problem)\n")

@@ -47,6 +47,17 @@ struct REPLCommandTests {
         }
     }
 
+    /// `search --exact` in the REPL searches the words as typed, as on the command line.
+    @Test func exactTurnsSpellingCorrectionOffInTheREPL() async throws {
+        try await withBrowseSandbox { sandbox in
+            let script = "search pasword strenght\nsearch --exact pasword strenght\n"
+            let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data(script.utf8))
+            let corrections = result.stdout.components(separatedBy: "showing results for \u{201C}password strength\u{201D}")
+            #expect(corrections.count == 2, "corrected once, not under --exact: \(result)")
+            #expect(result.stdout.hasSuffix("no comics found\n"), "\(result)")
+        }
+    }
+
     @Test func aCleanScriptExitsZero() async throws {
         try await withBrowseSandbox { sandbox in
             let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data("327\nfav list\n".utf8))
