@@ -40,6 +40,9 @@ public struct HTTPComicSource: ComicSource {
         public var maxResponseBytes: Int
         public var retryPolicy: RetryPolicy
         public var userAgent: String
+        /// What the waits between tries sleep on: a test gives a clock of its own, to see which
+        /// waits were asked for without spending them.
+        public var clock: any Clock<Duration>
 
         public init(
             xkcdBaseURL: URL = URL(string: "https://xkcd.com")!,
@@ -49,7 +52,8 @@ public struct HTTPComicSource: ComicSource {
             requestDeadline: Duration = .seconds(120),
             maxResponseBytes: Int = 4 << 20,
             retryPolicy: RetryPolicy = RetryPolicy(),
-            userAgent: String = Configuration.defaultUserAgent
+            userAgent: String = Configuration.defaultUserAgent,
+            clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.xkcdBaseURL = xkcdBaseURL
             self.explainBaseURL = explainBaseURL
@@ -59,6 +63,7 @@ public struct HTTPComicSource: ComicSource {
             self.maxResponseBytes = maxResponseBytes
             self.retryPolicy = retryPolicy
             self.userAgent = userAgent
+            self.clock = clock
         }
     }
 
@@ -270,7 +275,7 @@ public struct HTTPComicSource: ComicSource {
             logger.notice(
                 "retrying \(source)",
                 metadata: ["attempt": "\(attempt)", "error": "\(failure)", "wait": "\(wait)"])
-            try await Task.sleep(for: wait)
+            try await configuration.clock.sleep(for: wait)
         }
     }
 

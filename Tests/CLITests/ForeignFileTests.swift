@@ -68,8 +68,7 @@ struct ForeignFileTests {
             for command in Self.commands {
                 let arguments = command.map { $0 == "IMPORT" ? export : $0 } + ["--db", db]
                 let result = try await cli.run(
-                    arguments, environment: ["BROWSER": "/bin/true"], stdin: Data("latest\nfav add 1\n".utf8),
-                    timeout: .seconds(30))
+                    arguments, environment: ["BROWSER": "/bin/true"], stdin: Data("latest\nfav add 1\n".utf8))
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains(kind.message), "\(command): \(result)")
@@ -84,7 +83,7 @@ struct ForeignFileTests {
     @Test(arguments: Kind.allCases)
     func indexBuildsOnlyInAnEmptyFile(_ kind: Kind) async throws {
         try await withFile(kind) { _, cli, db, before in
-            let result = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path], timeout: .seconds(120))
+            let result = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
             if kind == .empty {
                 #expect(result.status == 0, "\(result)")
                 let search = try await cli.run(["search", "bobby", "tables", "--db", db])
@@ -104,7 +103,7 @@ struct ForeignFileTests {
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("missing.db").path
             for command in Self.commands where command != ["fav", "import", "IMPORT"] {
-                let result = try await cli.run(command + ["--db", db], stdin: Data("latest\n".utf8), timeout: .seconds(30))
+                let result = try await cli.run(command + ["--db", db], stdin: Data("latest\n".utf8))
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains("there is no index"), "\(command): \(result)")

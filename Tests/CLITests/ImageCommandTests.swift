@@ -172,28 +172,27 @@ struct ImageCommandTests {
     @Test func indexImagesFetchesWhatIsMissingAndResumesAfterAKill() async throws {
         try await withImageSandbox { images in
             let server = images.server
-            server.setDelayForAllRequests(seconds: 0.25)
+            // The first image the server has is answered, what comes after held: the run cannot
+            // finish before the kill.
+            server.holdAnswers(afterRequestFor: Self.image327)
             let arguments = [
                 "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", images.base,
-                "--concurrency", "1",
+                "--concurrency", "1", "--timeout", "600",
             ]
             let child = try images.sandbox.cli.launch(arguments)
-            let deadline = ContinuousClock.now + .seconds(60)
-            var kept: [String] = []
-            while kept.isEmpty, child.isRunning, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
+            try await waitUntil("the first image kept", stopIf: { !child.isRunning }) {
                 // Not the temporary file an image is written to before it is renamed.
-                kept = ((try? FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path)) ?? [])
-                    .filter { !$0.hasPrefix(".") }
+                ((try? FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path)) ?? [])
+                    .contains { !$0.hasPrefix(".") }
             }
-            #expect(child.isRunning, "the run finished before it could be killed")
+            #expect(child.isRunning, "the run ended while the server held its answers")
             child.kill(SIGKILL)
-            _ = await child.wait(timeout: .seconds(10))
-            kept = try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path).filter { !$0.hasPrefix(".") }
+            _ = await child.wait()
+            server.releaseAnswers()
+            let kept = try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path).filter { !$0.hasPrefix(".") }
             #expect(kept == ["327-exploits_of_a_mom.png"], "\(kept)")
             #expect(server.requestCount(forPath: Self.image327) == 1)
 
-            server.setDelayForAllRequests(seconds: 0)
             let second = try await images.sandbox.cli.run(arguments)
             #expect(second.status == 0, "\(second)")
             #expect(server.requestCount(forPath: Self.image327) == 1, "what was kept is not fetched again")
@@ -225,7 +224,7 @@ struct ImageCommandTests {
                 env.pop("COLORTERM", None); env.pop("TERM_PROGRAM", None); env.pop("KITTY_WINDOW_ID", None)
                 env.pop("XKCD_SEARCH_PAGER", None)
                 p = pexpect.spawn(binary, ["repl", "--db", db, "--image-url", base], env=env, encoding="utf-8",
-                                  timeout=30, dimensions=(30, 70))
+                                  timeout=600, dimensions=(30, 70))
                 p.expect_exact("xkcd> ")
                 p.send("327\r")
                 p.expect("[\u2580-\u259f\U0001fb00-\U0001fb3b]{5}")    # a run of block or sextant symbols

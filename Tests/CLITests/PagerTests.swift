@@ -22,7 +22,7 @@ struct PagerTests {
                 def run(arguments, **variables):
                     for path in (pager, other):
                         if os.path.exists(path + ".got"): os.remove(path + ".got")
-                    p = pexpect.spawn(binary, arguments + ["--db", db], env=dict(base, **variables), encoding="utf-8", timeout=30)
+                    p = pexpect.spawn(binary, arguments + ["--db", db], env=dict(base, **variables), encoding="utf-8", timeout=600)
                     p.expect(pexpect.EOF); p.close()
                     got = {os.path.basename(path): open(path + ".got").read() for path in (pager, other) if os.path.exists(path + ".got")}
                     return p.exitstatus, got, p.before
@@ -64,7 +64,7 @@ struct PagerTests {
                 for name in ("XKCD_SEARCH_PAGER", "NO_COLOR"): base.pop(name, None)
                 def start(arguments=(), **variables):
                     p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"] + list(arguments),
-                                      env=dict(base, **variables), encoding="utf-8", timeout=20, dimensions=(20, 80))
+                                      env=dict(base, **variables), encoding="utf-8", timeout=600, dimensions=(20, 80))
                     p.expect_exact("xkcd> ")
                     return p
                 def paged():
