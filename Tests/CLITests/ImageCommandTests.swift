@@ -2,6 +2,10 @@ import Foundation
 import Testing
 import _XKCDTestSupport
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Images through the built binaries: drawn above the text, fetched from the fixture server in
 /// imgs.xkcd.com's shape, kept in the sandbox's XDG cache, and one line when there is none.
 // Serialized: each test runs several processes, and the suite runs beside others whose indexing
@@ -246,6 +250,172 @@ struct ImageCommandTests {
             #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
             #expect(images.server.requestCount(forPath: Self.image327) == 1)
             #expect(FileManager.default.fileExists(atPath: images.imagesDirectory.appendingPathComponent("327-exploits_of_a_mom.png").path))
+        }
+    }
+
+    /// A kept image and its page read as one: through the pager, the heading, the image fitted
+    /// to one screen with it, then the text; not the image drawn before the pager, which then
+    /// covers it. The note about shrinking comes only when the size was not asked for.
+    @Test(.enabled(if: REPLCommandTests.hasPexpect)) func aKeptImageAndItsTitleArePagedAsOnePage() async throws {
+        try await withImageSandbox { images in
+            let fetched = try await images.show("show", "2347", "--image-format", "symbols")
+            #expect(fetched.status == 0, "\(fetched)")
+            let script = #"""
+                import os, sys, pexpect
+                binary, db, base, home = sys.argv[1:5]
+                pager = os.path.join(home, "pager")
+                with open(pager, "w") as f: f.write("#!/bin/sh\ncat > '%s.got'\n" % pager)
+                os.chmod(pager, 0o755)
+                env = dict(os.environ, HOME=home, TERM="xterm-256color",
+                           NO_COLOR="1", LANG="C.UTF-8", PAGER=pager)
+                for name in ("XKCD_SEARCH_PAGER", "COLUMNS", "COLORTERM", "TERM_PROGRAM", "KITTY_WINDOW_ID"): env.pop(name, None)
+                env.update({"XDG_%s_HOME" % kind.upper(): os.path.join(home, kind) for kind in ("cache", "data", "state", "config")})
+                def paged(*arguments):
+                    if os.path.exists(pager + ".got"): os.remove(pager + ".got")
+                    p = pexpect.spawn(binary, ["show", "2347", "--db", db, "--image-url", base] + list(arguments),
+                                      env=env, encoding="utf-8", timeout=120, dimensions=(30, 100))
+                    p.expect(pexpect.EOF); p.close()
+                    assert p.exitstatus == 0, (p.exitstatus, p.before)
+                    assert "\u2580" not in p.before and "\u2584" not in p.before, "drawn outside the pager: %r" % p.before[:300]
+                    return open(pager + ".got").read().split("\n")
+                blocks = lambda line: any("\u2580" <= c <= "\u259f" or "\U0001fb00" <= c <= "\U0001fb3b" for c in line)
+                lines = paged()
+                assert lines[0].startswith("#2347  Dependency  ("), lines[:3]
+                art = [line for line in lines[1:] if blocks(line)]
+                assert len(art) > 10 and lines[1:1 + len(art)] == art, lines[:4]
+                assert len(art) <= 28 and max(len(line) for line in art) <= 100, (len(art), max(map(len, art)))
+                rest = lines[1 + len(art):]
+                assert rest[0].startswith("(shrunk to fit the screen: 'xkcd-search open 2347'"), rest[:2]
+                assert any(line.startswith("Title text") for line in rest), rest[:5]
+                asked = paged("--image-size", "60x20")
+                art = [line for line in asked if blocks(line)]
+                assert 0 < len(art) <= 20 and not any(line.startswith("(shrunk") for line in asked), asked[:25]
+                print("ok")
+                """#
+            let result = try await REPLCommandTests.runPython(
+                script, arguments: [
+                    images.sandbox.cli.executable.path, images.sandbox.db, images.base, images.sandbox.directory.path,
+                ])
+            #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
+            #expect(images.server.requestCount(forPath: FixtureServer.imagePath("dependency.png")) == 1)
+        }
+    }
+
+    /// Offline: a refused connection and a host that does not exist are not asked again within
+    /// the run (one try, no backoff), and the comic is remembered as missing: the next `show`
+    /// prints its text without trying, `-v` says why, and `stats` counts it.
+    @Test func offlineTheFailureIsNotRetriedAndIsRemembered() async throws {
+        try await withImageSandbox { images in
+            await images.server.stop()  // nothing listens on the port any more
+            // A label of 64 characters is refused by the resolver itself: no query leaves.
+            let unknownHost = "http://" + String(repeating: "a", count: 64) + ".invalid"
+            let cases = [
+                ("327", Self.heading, images.base, "(connection refused) after 1 try"),
+                ("936", "#936  Password Strength", unknownHost, "(host not found) after 1 try"),
+            ]
+            for (comic, heading, base, reason) in cases {
+                let arguments = ["show", comic, "--db", images.sandbox.db, "--image", "always", "--image-url", base]
+                let first = try await images.sandbox.cli.run(arguments)
+                #expect(first.status == 0 && first.stdout.hasPrefix(heading), "\(first)")
+                #expect(first.stderrLines.count == 1 && first.stderr.hasPrefix("no image: could not connect to "), "\(first)")
+                #expect(first.stderr.contains(reason), "\(first)")
+
+                let again = try await images.sandbox.cli.run(arguments)
+                #expect(again.status == 0 && again.stdout.hasPrefix(heading), "\(again)")
+                #expect(again.stderr.isEmpty, "remembered: nothing tried, nothing said: \(again)")
+                let verbose = try await images.sandbox.cli.run(arguments + ["-v"])
+                #expect(verbose.stdout.hasPrefix(heading), "\(verbose)")
+                #expect(verbose.stderr.contains("no image: could not connect to "), "\(verbose)")
+                #expect(verbose.stderr.contains("asked again after "), "the remembered state is used: \(verbose)")
+            }
+            let stats = try await images.sandbox.run("stats")
+            #expect(stats.stdout.contains("; 2 comics' images could not be fetched lately"), "\(stats)")
+            #expect(try await images.sandbox.json("stats", "--json")["imagesMissing"] as? Int == 2)
+        }
+    }
+
+    /// An image server that accepts the connection and never answers: the text comes first, the
+    /// image is given up within seconds (the hang guard is minutes), and the next `show` does not
+    /// ask again.
+    @Test(.enabled(if: REPLCommandTests.hasPexpect)) func aServerThatNeverAnswersDoesNotHoldUpTheText() async throws {
+        try await withImageSandbox { images in
+            images.server.setFault(.stall(seconds: 3600), forPath: Self.image327)
+            let script = #"""
+                import os, sys, pexpect
+                binary, db, base, home = sys.argv[1:5]
+                env = dict(os.environ, HOME=home, TERM="xterm", NO_COLOR="1")
+                env.update({"XDG_%s_HOME" % kind.upper(): os.path.join(home, kind) for kind in ("cache", "data", "state", "config")})
+                p = pexpect.spawn(binary, ["show", "327", "--db", db, "--image-url", base, "--no-pager"], env=env,
+                                  encoding="utf-8", timeout=300, dimensions=(30, 100))
+                p.expect(pexpect.EOF); p.close()
+                screen = p.before
+                assert p.exitstatus == 0, (p.exitstatus, screen)
+                text, failure = screen.find("#327  Exploits of a Mom"), screen.find("no image: timed out fetching")
+                assert 0 <= text < failure, "the text first, then one line: %r" % screen
+                print("ok")
+                """#
+            let arguments = [images.sandbox.cli.executable.path, images.sandbox.db, images.base, images.sandbox.directory.path]
+            let result = try await REPLCommandTests.runPython(script, arguments: arguments)
+            #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
+            let asked = images.server.requestCount(forPath: Self.image327)
+            #expect(asked >= 1)
+            let again = try await images.show("show", "327", "--image-format", "symbols")
+            #expect(again.status == 0 && again.stdout.hasPrefix(Self.heading) && again.stderr.isEmpty, "\(again)")
+            #expect(images.server.requestCount(forPath: Self.image327) == asked, "remembered as missing: not asked again")
+        }
+    }
+
+    /// Ctrl-C in each step of `index --images` stops the run with one line and exit 130, and
+    /// keeps what was stored; the next run goes on from there.
+    @Test(arguments: ["fetching", "images"])
+    func ctrlCStopsIndexImagesInEveryStep(_ step: String) async throws {
+        try await withServedIndex(delay: 0.2) { served in
+            let (server, cli, db) = (served.server, served.cli, served.db)
+            let base = try #require(server.baseURL).absoluteString
+            let arguments = ["index", "--db", db, "--concurrency", "1", "--images", "--image-url", base] + served.urls
+            let child = try cli.launch(arguments)
+            let deadline = ContinuousClock.now + .seconds(120)  // a hang guard: the run takes a few seconds
+            func reached() -> Bool {
+                let log = server.requests
+                return step == "images" ? log.contains { $0.site == .images } : log.count >= 6
+            }
+            while child.isRunning, !reached(), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(child.isRunning, "the run finished before Ctrl-C")
+            child.kill(SIGINT)
+            let stopped = await child.wait(timeout: .seconds(120))
+            #expect(stopped.status == 130 && stopped.signal == nil, "\(stopped)")
+            #expect(stopped.stderrLines.count == 1 && stopped.stderr.hasPrefix("interrupted: "), "\(stopped)")
+            if step == "images" {
+                #expect(stopped.stderr.contains("'xkcd-search index --images' fetches the rest"), "\(stopped)")
+                #expect(stopped.stdout.hasPrefix("indexed up to #1190"), "the index step ended first: \(stopped)")
+            }
+
+            server.setDelayForAllRequests(seconds: 0)
+            let next = try await cli.run(arguments)
+            #expect(next.status == 0, "\(next)")
+            #expect(next.stdout.contains("images: "), "\(next)")
+        }
+    }
+
+    /// A host that refuses every connection stops `index --images` after a run of the same
+    /// failure, with one line saying why, exit 3; not a failure per image for all of them.
+    @Test func indexImagesGivesUpOnAHostThatRefusesEveryConnection() async throws {
+        try await withImageSandbox { images in
+            let base = images.base
+            await images.server.stop()
+            let run = try await images.sandbox.cli.run([
+                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", base,
+                "--concurrency", "2",
+            ])
+            #expect(run.status == 3, "\(run)")
+            let port = try #require(URL(string: base)?.port)
+            #expect(run.stderrLines.count == 1, "\(run)")
+            #expect(run.stderr.hasPrefix(
+                "images: stopped after 10 images in a row failed: could not connect to 127.0.0.1:\(port) (connection refused); 0 fetched"),
+                "\(run)")
+            #expect(run.stderr.hasSuffix("'xkcd-search index --images' tries again\n"), "\(run)")
         }
     }
 
