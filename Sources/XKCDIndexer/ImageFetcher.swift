@@ -138,7 +138,7 @@ public struct ImageFetcher: Sendable {
                     report.failures.append((id, error.description))
                     state.failed += 1
                     let cause = if case .fetchFailed(_, let cause) = error { cause } else { error.description }
-                    run = (cause, run?.cause == cause ? run!.count + 1 : 1)
+                    run = (cause, (run?.cause == cause ? run?.count ?? 0 : 0) + 1)
                     if let run, run.count >= Self.consecutiveFailureLimit, report.stoppedBecause == nil {
                         report.stoppedBecause = "\(run.count) images in a row failed: \(run.cause)"
                     }
