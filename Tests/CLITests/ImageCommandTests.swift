@@ -402,6 +402,34 @@ struct ImageCommandTests {
         }
     }
 
+    /// Ctrl-C while the comics are embedded (the progress bar on a terminal says when).
+    @Test(.enabled(if: REPLCommandTests.hasPexpect)) func ctrlCStopsIndexImagesWhileEmbedding() async throws {
+        try await withImageSandbox { images in
+            let script = #"""
+                import os, sys, pexpect
+                binary, db, corpus, base, home = sys.argv[1:6]
+                env = dict(os.environ, HOME=home, TERM="xterm", NO_COLOR="1")
+                env.update({"XDG_%s_HOME" % kind.upper(): os.path.join(home, kind) for kind in ("cache", "data", "state", "config")})
+                p = pexpect.spawn(binary, ["index", "--db", db, "--mirror", corpus, "--images", "--image-url", base],
+                                  env=env, encoding="utf-8", timeout=300, dimensions=(24, 100))
+                p.expect_exact("embedding ")
+                p.sendintr()
+                p.expect(pexpect.EOF); p.close()
+                assert p.exitstatus == 130, (p.exitstatus, p.signalstatus, p.before)
+                assert "interrupted: the index keeps its" in p.before, p.before
+                print("ok")
+                """#
+            let result = try await REPLCommandTests.runPython(
+                script, arguments: [
+                    // A new index: every comic is embedded.
+                    images.sandbox.cli.executable.path, images.sandbox.directory.appendingPathComponent("new.sqlite").path,
+                    Fixtures.corpusURL.path, images.base, images.sandbox.directory.path,
+                ])
+            #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
+            #expect(images.server.requests.isEmpty, "stopped before the images")
+        }
+    }
+
     @Test func ctrlCStopsIndexImagesWhileFetchingImages() async throws {
         try await withImageSandbox { images in
             images.server.setDelayForAllRequests(seconds: 0.25)
