@@ -302,7 +302,7 @@ public struct HTTPComicSource: ComicSource {
         case .cannotConnectToHost: return "connection refused"
         case .networkConnectionLost: return "connection lost"
         case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .notConnectedToInternet: return "not connected to the internet"
+        case .notConnectedToInternet: return "no route to the host"
         case .secureConnectionFailed: return "TLS handshake failed"
         default: return error.localizedDescription.lowercased()
         }
