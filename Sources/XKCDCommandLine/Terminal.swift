@@ -12,7 +12,16 @@ public enum Terminal {
         case auto, always, never
     }
 
-    public static var isStandardOutputATerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether what this process prints ends up on a terminal: standard output is one, or a
+    /// pager started by ``Pager/start(unless:)`` reads it and writes to one.
+    public static var isStandardOutputATerminal: Bool { isatty(outputTerminal) == 1 }
+
+    /// Where printed text is finally shown: standard output, or once a pager reads standard
+    /// output (a pipe), the terminal standard output was before. Colour and width are decided
+    /// for that terminal, not for the pipe: `less -R` shows the colour, and text wrapped to the
+    /// terminal needs no breaking mid-word by the pager.
+    nonisolated(unsafe) static var pagedTerminal: Int32?
+    static var outputTerminal: Int32 { pagedTerminal ?? STDOUT_FILENO }
     public static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Colour follows the choice, then NO_COLOR (https://no-color.org), then whether stdout is a terminal.
@@ -27,12 +36,14 @@ public enum Terminal {
         }
     }
 
-    /// The size of the terminal on stdout (columns, rows and, when it reports them, pixels), or
-    /// nil when stdout is not a terminal.
-    public static var windowSize: winsize? {
+    /// The size of the terminal the output ends up on (columns, rows and, when it reports them,
+    /// pixels), or nil when that is not a terminal.
+    public static var windowSize: winsize? { windowSize(of: outputTerminal) }
+
+    /// The size of the terminal on `descriptor`, or nil when it is not one.
+    public static func windowSize(of descriptor: Int32) -> winsize? {
         var size = winsize()
-        guard isStandardOutputATerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0,
-            size.ws_row > 0
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
         else { return nil }
         return size
     }

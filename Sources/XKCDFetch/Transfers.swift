@@ -160,7 +160,12 @@ struct Transfers: Sendable {
             // The whole-transfer limit, or no byte for the idle timeout.
             let isWholeTransfer = ContinuousClock.now - hopStart >= timeLeft - .milliseconds(200)
             return .failure(isWholeTransfer ? deadlinePassed : URLError(.timedOut))
-        case CURLE_COULDNT_CONNECT: return .failure(URLError(.cannotConnectToHost))
+        case CURLE_COULDNT_CONNECT:
+            // Refused, or no route to the host (no network): told apart for the message.
+            var osError = 0
+            _ = xkcd_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
+            let unreachable = osError == Int(ENETUNREACH) || osError == Int(EHOSTUNREACH)
+            return .failure(URLError(unreachable ? .notConnectedToInternet : .cannotConnectToHost))
         case CURLE_COULDNT_RESOLVE_HOST: return .failure(URLError(.cannotFindHost))
         case CURLE_UNSUPPORTED_PROTOCOL: return .failure(URLError(.unsupportedURL))
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION: return .failure(URLError(.secureConnectionFailed))

@@ -197,12 +197,13 @@ struct HTTPComicSourceTests {
         }
     }
 
-    @Test func refusedConnectionIsAConnectionError() async throws {
+    /// A refused connection is the same a backoff later: one try, not four.
+    @Test func refusedConnectionIsAConnectionErrorAndNotRetried() async throws {
         let server = FixtureServer()
         let base = try await server.start()
         await server.stop()
-        let error = await #expect(throws: FetchError.self) { try await makeSource(base, maxAttempts: 2).comic(1) }
-        guard case .connectionFailed(_, "/1/info.0.json", _, 2)? = error else {
+        let error = await #expect(throws: FetchError.self) { try await makeSource(base, maxAttempts: 4).comic(1) }
+        guard case .connectionFailed(_, "/1/info.0.json", "connection refused", 1)? = error else {
             Issue.record("unexpected \(String(describing: error))")
             return
         }
