@@ -49,6 +49,12 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
         #expect(throws: ImageError.tooLarge(width: 10000, height: 10000, limit: ImageDecoder.maxPixels)) {
             try decoded("oversized.png")
         }
+        // 60000×60000: stb_image will not read even its size (it would pass 2^30 bytes).
+        var huge = try Fixtures.image("oversized.png")
+        huge.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        #expect(throws: ImageError.tooLarge(width: 60000, height: 60000, limit: ImageDecoder.maxPixels)) {
+            try ImageDecoder.decode(huge)
+        }
         #expect(throws: ImageError.tooLarge(width: 666, height: 205, limit: 100_000)) {
             try ImageDecoder.decode(try Fixtures.image("exploits_of_a_mom.png"), maxPixels: 100_000)
         }
