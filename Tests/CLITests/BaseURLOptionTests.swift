@@ -6,10 +6,11 @@ import _XKCDTestSupport
 /// (libcurl refused it as a malformed URL, which was reported as "connection lost").
 @Suite("base URL options")
 struct BaseURLOptionTests {
+    /// The other sites at a closed local port: nothing here may reach the internet.
     @Test(arguments: [
-        ["index", "--xkcd-url", "http://127.0.0.1:99999"],
-        ["index", "--explain-url", "http://127.0.0.1:99999"],
-        ["index", "--image-url", "http://127.0.0.1:99999"],
+        ["index", "--xkcd-url", "http://127.0.0.1:99999", "--explain-url", "http://127.0.0.1:9"],
+        ["index", "--explain-url", "http://127.0.0.1:99999", "--xkcd-url", "http://127.0.0.1:9"],
+        ["index", "--image-url", "http://127.0.0.1:99999", "--xkcd-url", "http://127.0.0.1:9", "--explain-url", "http://127.0.0.1:9"],
         ["show", "327", "--image", "always", "--image-url", "http://127.0.0.1:99999"],
     ])
     func aPortThatIsNoPortIsRefused(_ arguments: [String]) async throws {
