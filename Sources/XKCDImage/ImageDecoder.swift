@@ -48,10 +48,23 @@ public enum ImageDecoder {
         return try result.get()
     }
 
-    /// The width and height a PNG's IHDR chunk or a GIF's screen descriptor states.
+    /// The width and height a PNG's IHDR chunk, a GIF's screen descriptor or a JPEG's frame
+    /// header (its SOF segment) states.
     static func headerSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
-        func bigEndian(_ offset: Int) -> Int { (offset..<offset + 4).reduce(0) { $0 << 8 | Int(bytes[$1]) } }
+        func bigEndian(_ offset: Int, _ length: Int = 4) -> Int { (offset..<offset + length).reduce(0) { $0 << 8 | Int(bytes[$1]) } }
         func littleEndian16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
+        if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 {
+            // Segments from the start: marker, length, then for a frame precision, height, width.
+            var offset = 2
+            while offset + 9 <= bytes.count, bytes[offset] == 0xFF {
+                let marker = bytes[offset + 1]
+                if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+                    return (bigEndian(offset + 7, 2), bigEndian(offset + 5, 2))
+                }
+                offset += 2 + bigEndian(offset + 2, 2)
+            }
+            return nil
+        }
         if bytes.count >= 24, bytes.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
             bytes[12..<16].elementsEqual(Array("IHDR".utf8))
         {
