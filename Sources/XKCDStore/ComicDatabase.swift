@@ -71,14 +71,18 @@ public struct ComicDatabase: Sendable {
         at path: String, connections: Connections = .pool, creating: Bool = true,
         upgrading: (@Sendable () -> Void)? = nil, waiting: (@Sendable () -> Void)? = nil
     ) throws(StoreError) -> ComicDatabase {
-        // Reading a WAL-mode file creates its -wal and -shm files: a file that is refused keeps
-        // no new ones beside it.
+        // Reading a WAL-mode file creates its -wal and -shm files: a file refused as no index
+        // keeps no new ones beside it. Only such a file: one refused as being built or busy is
+        // another process's, which may have just made them.
         let logFiles = NewLogFiles(beside: path)
         do {
             return try openChecked(
                 at: path, connections: connections, creating: creating, upgrading: upgrading, waiting: waiting)
         } catch {
-            logFiles.remove()
+            switch error {
+            case .damaged, .notAnIndex, .foreignDatabase, .notADatabase: logFiles.remove()
+            default: break
+            }
             throw error
         }
     }
