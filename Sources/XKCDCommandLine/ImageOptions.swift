@@ -103,5 +103,9 @@ public struct ImageOptions: ParsableArguments {
         guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("\(option) must be an http or https URL, not '\(value)'")
         }
+        // libcurl would refuse it as a malformed URL, which reads like a network failure.
+        if let port = url.port, !(1...65535).contains(port) {
+            throw ValidationError("\(option) names port \(port), which is not a port (1 to 65535)")
+        }
     }
 }

@@ -75,7 +75,7 @@ public enum Terminal {
     }
 
     /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls
-    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi overrides and isolates.
+    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi marks, overrides and isolates.
     /// They can only be inside strings, where `\uXXXX` means the same character.
     public static func escapingControls(inJSON data: Data) -> Data {
         var out = Data()
@@ -104,7 +104,7 @@ public enum Terminal {
 
 /// Removes control characters that the data may hold, so that nothing from the index can move
 /// the cursor or change the terminal's state: C0 and C1 controls and DEL, and the bidi
-/// overrides and isolates (#1137 "RTL"). Tab, line feed and carriage return become spaces,
+/// marks, overrides and isolates (#1137 "RTL"). Tab, line feed and carriage return become spaces,
 /// line feeds stay when asked.
 ///
 /// Byte by byte: every snippet holds an ellipsis, whose lead byte 0xE2 the bidi controls share,
@@ -142,14 +142,16 @@ public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
 }
 
 /// The length in bytes of the character at `index` of UTF-8 `bytes` if it is one that could
-/// change a terminal's state, else 0: C0 controls and DEL (1), C1 controls U+0080-U+009F (2),
-/// the bidi overrides and isolates U+202A-U+202E and U+2066-U+2069 (3).
+/// change a terminal's state or the direction of the text around it, else 0: C0 controls and
+/// DEL (1), C1 controls U+0080-U+009F and the Arabic letter mark U+061C (2), the bidi marks
+/// U+200E-U+200F, overrides and isolates U+202A-U+202E and U+2066-U+2069 (3).
 func controlLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
     switch bytes[index] {
     case 0x00..<0x20, 0x7F: return 1
     case 0xC2 where index + 1 < bytes.count && (0x80..<0xA0).contains(bytes[index + 1]): return 2
+    case 0xD8 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: return 2
     case 0xE2 where index + 2 < bytes.count
-        && ((bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+        && ((bytes[index + 1] == 0x80 && ((0xAA...0xAE).contains(bytes[index + 2]) || (0x8E...0x8F).contains(bytes[index + 2])))
             || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
         return 3
     default: return 0

@@ -65,6 +65,11 @@ struct BinaryRunner: Sendable {
         var pid: Int32 { process.processIdentifier }
         var isRunning: Bool { process.isRunning }
 
+        /// What the child has written to standard error so far.
+        var stderrSoFar: String {
+            String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+        }
+
         /// Sends `signal` (SIGKILL by default) to the child.
         func kill(_ signal: Int32 = SIGKILL) {
             _ = systemKill(pid, signal)

@@ -85,6 +85,31 @@ struct HostileServerTests {
         }
     }
 
+    @Test func aRedirectLoopIsSaidToBeOne() async throws {
+        try await withFixtureServer { server, base in
+            await expectRefusal(
+                base, .redirect(base.absoluteString + "/327/info.0.json"), saying: "redirected more than 5 times", server: server)
+        }
+    }
+
+    /// Images come from a host of their own (imgs.xkcd.com), which may redirect within itself.
+    @Test func anImageHostsRedirectWithinItselfIsFollowed() async throws {
+        try await withFixtureServer { server, base in
+            let images = FixtureServer()
+            let imageBase = try await images.start()
+            images.setFault(
+                .redirect(imageBase.absoluteString + FixtureServer.imagePath("dependency.png")),
+                forPath: FixtureServer.imagePath("moved.png"))
+            let url = try #require(URL(string: imageBase.absoluteString + FixtureServer.imagePath("moved.png")))
+            let fetched: Result<RawResponse?, any Error>
+            do { fetched = .success(try await source(base).image(at: url)) } catch { fetched = .failure(error) }
+            await images.stop()
+            let response = try #require(try fetched.get())
+            #expect(response.data == (try Fixtures.image("dependency.png")))
+            #expect(server.requestLog.isEmpty, "\(server.requestLog)")
+        }
+    }
+
     @Test func aResponseForAnotherNumberIsRefused() async throws {
         try await withFixtureServer { server, base in
             let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
