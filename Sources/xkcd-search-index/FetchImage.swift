@@ -22,7 +22,8 @@ struct FetchImage: AsyncParsableCommand {
 
     func run() async throws {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let source = HTTPComicSource(configuration: Self.httpConfiguration, logger: global.makeLogger())
+        let idle = ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init)
+        let source = HTTPComicSource(configuration: Self.httpConfiguration(idleSeconds: idle), logger: global.makeLogger())
         let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: imageURL)!)
         do {
             _ = try await fetcher.image(comic: comic, imageURL: img)
@@ -36,9 +37,15 @@ struct FetchImage: AsyncParsableCommand {
     /// that accepts the connection and never answers is given up after 3 s without a byte, a
     /// slow one after 5 s in all, and each only once more. The longest wait is about 7 s, not
     /// the 2 minutes of four 30-second tries; a `Retry-After` is waited 1 s at most.
-    static let httpConfiguration = HTTPComicSource.Configuration(
-        requestTimeout: .seconds(3), requestDeadline: .seconds(5),
-        retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))
+    ///
+    /// `XKCD_SEARCH_IMAGE_TIMEOUT` (seconds without a byte, from 1 to 600) sets another limit,
+    /// with 2 s more for the whole try: for a slow link, or a test server on a loaded machine.
+    static func httpConfiguration(idleSeconds: Double?) -> HTTPComicSource.Configuration {
+        let idle = idleSeconds.map { min(600, max(1, $0)) } ?? 3
+        return HTTPComicSource.Configuration(
+            requestTimeout: .milliseconds(Int(idle * 1000)), requestDeadline: .milliseconds(Int(idle * 1000) + 2000),
+            retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))
+    }
 }
 
 @main

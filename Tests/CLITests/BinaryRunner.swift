@@ -108,6 +108,11 @@ struct BinaryRunner: Sendable {
     /// waits for the child's end, so this only bounds a hang, and the message names the command.
     static let hangGuard: Duration = .seconds(600)
 
+    /// `show`'s wait for an image server without a byte (`XKCD_SEARCH_IMAGE_TIMEOUT`): 3 s for a
+    /// person, minutes for the in-process fixture server, which a loaded machine can leave
+    /// seconds behind. A test of that limit takes the variable out.
+    static let imageTimeout = "300"
+
     let executable: URL
     /// The environment every run starts from: this process's, with the sandbox's home directories.
     let environment: [String: String]
@@ -130,6 +135,7 @@ struct BinaryRunner: Sendable {
         environment["XDG_STATE_HOME"] = sandbox.appendingPathComponent("state").path
         environment["XDG_CONFIG_HOME"] = sandbox.appendingPathComponent("config").path
         environment["NO_COLOR"] = "1"
+        environment["XKCD_SEARCH_IMAGE_TIMEOUT"] = Self.imageTimeout
         self.environment = environment
     }
 
@@ -167,6 +173,11 @@ struct BinaryRunner: Sendable {
         var arguments = arguments
         if !embeds, arguments.first == "index", !arguments.contains("--help") {
             arguments.append("--no-embed")
+        }
+        // The fixture server runs in the test process, which a loaded machine can leave seconds
+        // behind: a request timeout that is not under test is a hang guard too.
+        if arguments.first == "index", !arguments.contains("--help"), !arguments.contains("--timeout") {
+            arguments += ["--timeout", "600"]
         }
         let process = Process()
         if wrapper.isEmpty {

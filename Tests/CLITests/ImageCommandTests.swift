@@ -363,6 +363,7 @@ struct ImageCommandTests {
                 binary, db, base, home = sys.argv[1:5]
                 env = dict(os.environ, HOME=home, TERM="xterm", NO_COLOR="1")
                 env.update({"XDG_%s_HOME" % kind.upper(): os.path.join(home, kind) for kind in ("cache", "data", "state", "config")})
+                env.pop("XKCD_SEARCH_IMAGE_TIMEOUT", None)    # the limit under test: a person's
                 p = pexpect.spawn(binary, ["show", "327", "--db", db, "--image-url", base, "--no-pager"], env=env,
                                   encoding="utf-8", timeout=600, dimensions=(30, 100))
                 p.expect(pexpect.EOF); p.close()

@@ -134,6 +134,9 @@ struct REPLCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments
+        // The scripts start the binary with this environment: the image wait of BinaryRunner's.
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XKCD_SEARCH_IMAGE_TIMEOUT": BinaryRunner.imageTimeout]) { _, new in new }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-pty-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }

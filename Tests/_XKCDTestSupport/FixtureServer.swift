@@ -144,7 +144,9 @@ public final class FixtureServer: Sendable {
             })
         let task = Task { try await server.run() }
         do {
-            try await server.waitUntilListening(timeout: 10)
+            // A hang guard, not a measure: on a loaded machine the server's task may wait long
+            // for a thread before it binds.
+            try await server.waitUntilListening(timeout: Double(Waiting.hangGuard.components.seconds))
         } catch {
             task.cancel()
             throw error
