@@ -71,6 +71,23 @@ public final class SentenceEncoder: Sendable {
             vocabularyAt: modelDirectory.appending(path: "vocab.txt"), expectedCount: configuration.vocabularySize)
         maximumTokens = sentenceConfiguration.maximumSequenceLength
         normalizes = modules.contains { $0.type == "sentence_transformers.models.Normalize" }
+        try checkWeights(path: file.path)
+    }
+
+    /// The text the model embeds when opened, to check its weights.
+    static let checkText = "xkcd: a webcomic of romance, sarcasm, math, and language"
+
+    /// Throws unless the model makes a unit vector of ``checkText``: weights with NaN, infinities
+    /// or zeros in any layer make NaN or a zero vector of every text, which would otherwise keep
+    /// comics out of search by meaning without a word. One pass over a dozen tokens reads every
+    /// layer's weights, which the first query reads anyway.
+    private func checkWeights(path: String) throws(EmbedError) {
+        let vector = embedding(for: Self.checkText)
+        var sum: Double = 0
+        for value in vector { sum += Double(value) * Double(value) }
+        guard normalizes ? abs(sum - 1) <= 1e-3 : sum.isFinite && sum > 0 else {
+            throw .modelDamaged(path: path, reason: "its weights are broken (NaN, infinite or zero): it makes no usable vector of a known text")
+        }
     }
 
     /// The ids the model reads for `text`: [CLS], the WordPiece ids cut to fit, [SEP].
@@ -164,8 +181,12 @@ public final class SentenceEncoder: Sendable {
 
     private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {
         let url = directory.appending(path: name)
-        guard let data = try? Data(contentsOf: url) else {
-            throw .modelDamaged(path: url.path, reason: "the file is missing or unreadable")
+        let data: Data
+        do {
+            // Each configuration is under a kilobyte.
+            data = try readRegularFile(url, limit: 1 << 20)
+        } catch .modelMissing(_) {
+            throw .modelDamaged(path: url.path, reason: "the file is missing")
         }
         do {
             return try JSONDecoder().decode(type, from: data)

@@ -35,7 +35,7 @@ public enum XKCDJSON {
             throw .unexpectedJSON(source: source, detail: "bad date \(dto.year)-\(dto.month)-\(dto.day)")
         }
         return Comic(
-            id: dto.num, title: dto.title, safeTitle: dto.safe_title ?? "", alt: dto.alt ?? "",
+            id: dto.num.value, title: dto.title, safeTitle: dto.safe_title ?? "", alt: dto.alt ?? "",
             transcript: dto.transcript ?? "", imageURL: dto.img ?? "", link: dto.link ?? "",
             news: dto.news ?? "", date: ComicDate(year: year, month: month, day: day))
     }
@@ -47,7 +47,7 @@ public enum XKCDJSON {
 
     // Keys as the API spells them.
     private struct ComicDTO: Decodable {
-        var num: Int
+        var num: ComicNumber
         var title: String
         var safe_title: String?
         var alt: String?
@@ -58,6 +58,22 @@ public enum XKCDJSON {
         var year: String
         var month: String
         var day: String
+    }
+}
+
+/// A comic number as the API sends it: a JSON number that is no integer Swift can hold (1e30,
+/// 2.5, 2^63) is named in the error, rather than reported as JSON that does not parse.
+private struct ComicNumber: Decodable {
+    var value: Int
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Int.self) {
+            self.value = value
+            return
+        }
+        let shown = (try? container.decode(Double.self)).map { "\($0)" } ?? "a value that is not a number"
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(shown) is not a comic number")
     }
 }
 
