@@ -26,9 +26,15 @@ func openRegularFile(_ path: String, limit: Int) throws(EmbedError) -> (descript
     return (descriptor, Int(status.st_size))
 }
 
-/// The bytes of the regular file at `url`, at most `limit` of them (``openRegularFile(_:limit:)``).
+/// The bytes of the regular file at `url`, at most `limit` of them (``openRegularFile(_:limit:)``):
+/// a file of the model beside its weights, so one missing makes the model damaged.
 func readRegularFile(_ url: URL, limit: Int) throws(EmbedError) -> Data {
-    let (descriptor, size) = try openRegularFile(url.path, limit: limit)
+    let descriptor: Int32, size: Int
+    do {
+        (descriptor, size) = try openRegularFile(url.path, limit: limit)
+    } catch .modelMissing(_) {
+        throw .modelDamaged(path: url.path, reason: "the file is missing")
+    }
     let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     // One byte past the size: a file that grew while read is refused rather than cut.
     guard let data = try? handle.read(upToCount: size + 1), data.count == size else {

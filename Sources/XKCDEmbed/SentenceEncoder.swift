@@ -181,13 +181,8 @@ public final class SentenceEncoder: Sendable {
 
     private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {
         let url = directory.appending(path: name)
-        let data: Data
-        do {
-            // Each configuration is under a kilobyte.
-            data = try readRegularFile(url, limit: 1 << 20)
-        } catch .modelMissing(_) {
-            throw .modelDamaged(path: url.path, reason: "the file is missing")
-        }
+        // Each configuration is under a kilobyte.
+        let data = try readRegularFile(url, limit: 1 << 20)
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {

@@ -115,7 +115,7 @@ import _XKCDTestSupport
 
     @Test func missingVocabulary() throws {
         let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "vocab.txt")) }
-        expectDamaged(directory, mentioning: "vocabulary")
+        expectDamaged(directory, mentioning: "the file is missing")
     }
 
     @Test func shortVocabulary() throws {
@@ -165,5 +165,48 @@ import _XKCDTestSupport
     @Test func modelBesideTheBuildIsFound() throws {
         let located = try #require(SentenceEncoder.locateModel(environment: { _ in nil }))
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
+    }
+
+    /// Weights that are all numbers of the right shapes, but NaN, infinite or zero: the model
+    /// would make NaN or zero vectors of every text.
+    @Test(arguments: ["nan", "infinity", "all zero"])
+    func poisonedWeights(_ poison: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                if poison == "all zero" {
+                    let start = 8 + Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                    data.resetBytes(in: start..<data.count)
+                } else {
+                    let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
+                    let value: Float = poison == "nan" ? .nan : .infinity
+                    for offset in stride(from: range.lowerBound, to: range.lowerBound + 4 * 384, by: 4) {
+                        withUnsafeBytes(of: value.bitPattern.littleEndian) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+                    }
+                }
+            }
+        }
+        expectDamaged(directory, mentioning: "weights are broken")
+    }
+
+    /// A vocabulary of 200 MB on one line (a sparse file: no disk is used) is refused before it
+    /// is read, rather than read whole into memory.
+    @Test func hugeVocabulary() throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "vocab.txt")
+            try FileManager.default.removeItem(at: url)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 200 << 20)
+            try handle.close()
+        }
+        expectDamaged(directory, mentioning: "larger than 4 MB")
+    }
+
+    /// The byte range of tensor `name` in the safetensors bytes `data`.
+    private func tensorRange(_ name: String, in data: Data) -> Range<Int> {
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let header = try! JSONSerialization.jsonObject(with: data[8..<8 + length]) as! [String: Any]
+        let offsets = (header[name] as! [String: Any])["data_offsets"] as! [Int]
+        return 8 + length + offsets[0]..<8 + length + offsets[1]
     }
 }
