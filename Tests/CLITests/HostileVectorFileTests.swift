@@ -103,7 +103,7 @@ struct HostileVectorFileTests {
                 try await setup.sql(
                     """
                     CREATE TABLE comicVector(comicID, passage, model, textDigest, seed, vector AS (zeroblob(seed)));
-                    INSERT INTO comicVector VALUES (327, 0, '\(setup.model)', 'digest', 2000000000);
+                    INSERT INTO comicVector VALUES (327, 0, '\(setup.model)', 'digest', 1536);
                     """, on: file)
                 reason = "generated columns"
             default:
@@ -116,7 +116,8 @@ struct HostileVectorFileTests {
             #expect(!output.timedOut, "the run hung on the \(kind)")
             #expect(output.stderrLines.count == 1, "\(output)")
             #expect(output.stderr.contains("--vectors not used: "), "\(output)")
-            #expect(output.stderr.contains("is not a file of comic vectors (\(reason)"), "\(output)")
+            #expect(output.stderr.contains("is not a file of comic vectors ("), "\(output)")
+            #expect(output.stderr.contains(reason), "\(output)")
             for wrong in ["cannot open the index", "disk I/O", "SQLite error"] { #expect(!output.stderr.contains(wrong), "\(output)") }
             let summary = try JSONDecoder().decode(Summary.self, from: Data(output.stdout.utf8))
             #expect(summary.embedded == setup.comics && summary.vectorsImported == 0, "\(output)")
@@ -218,7 +219,10 @@ struct HostileVectorFileTests {
             #expect(after.stdout == before.stdout, "an absurd vector changed the comics related to another")
             let searchAfter = try await cli.run(search)
             #expect(searchAfter.status == 0, "\(searchAfter)")
-            #expect(!resultNumbers(searchBefore).isEmpty && resultNumbers(searchAfter) == resultNumbers(searchBefore), "\(searchAfter)")
+            // Comics 1, 2 and 10 now count as without vectors, so the tail of the results may
+            // move; an absurd vector would have put its comic first.
+            let (numbersBefore, numbersAfter) = (resultNumbers(searchBefore), resultNumbers(searchAfter))
+            #expect(numbersBefore.count >= 3 && numbersAfter.prefix(3) == numbersBefore.prefix(3), "before \(numbersBefore), after \(numbersAfter)")
 
             let index = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--json"], timeout: .seconds(300))
             #expect(index.status == 0, "\(index)")

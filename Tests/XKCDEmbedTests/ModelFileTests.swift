@@ -47,7 +47,8 @@ import _XKCDTestSupport
     /// Replaces the first `old` in the JSON header by `new`, which has the same length.
     private func replaceInHeader(_ old: String, _ new: String, in data: inout Data) {
         precondition(old.utf8.count == new.utf8.count, "test programmer error: lengths differ")
-        let range = data.range(of: Data(old.utf8), in: 8..<12_000)!
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let range = data.range(of: Data(old.utf8), in: 8..<8 + length)!
         data.replaceSubrange(range, with: Data(new.utf8))
     }
 
@@ -167,15 +168,19 @@ import _XKCDTestSupport
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
     }
 
-    /// Weights that are all numbers of the right shapes, but NaN, infinite or zero: the model
-    /// would make NaN or zero vectors of every text.
-    @Test(arguments: ["nan", "infinity", "all zero"])
+    /// Weights of the right shapes, but NaN, infinite, zero or negated: the model would make
+    /// NaN, zero or other vectors of every text.
+    @Test(arguments: ["nan", "infinity", "all zero", "negated"])
     func poisonedWeights(_ poison: String) throws {
         let directory = try damagedCopy { directory in
             try rewriteWeights(in: directory) { data in
                 if poison == "all zero" {
                     let start = 8 + Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
                     data.resetBytes(in: start..<data.count)
+                } else if poison == "negated" {
+                    // Finite, of unit length after pooling, but not the model's vectors.
+                    let range = tensorRange("encoder.layer.5.output.dense.weight", in: data)
+                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) { data[offset] ^= 0x80 }
                 } else {
                     let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
                     let value: Float = poison == "nan" ? .nan : .infinity
@@ -186,6 +191,16 @@ import _XKCDTestSupport
             }
         }
         expectDamaged(directory, mentioning: "weights are broken")
+    }
+
+    /// A model converted before the converter wrote its check still opens: it must make a unit
+    /// vector of a fixed text.
+    @Test func aModelWithoutItsCheckOpens() throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in replaceInHeader("\"check_tokens\"", "\"other_tokens\"", in: &data) }
+        }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        #expect(try SentenceEncoder(modelDirectory: directory).dimensions == 384)
     }
 
     /// A vocabulary of 200 MB on one line (a sparse file: no disk is used) is refused before it
