@@ -44,6 +44,18 @@ struct HostileModelTests {
         try data.write(to: url)
     }
 
+    /// Indexes the fixture corpus into a new index in `directory`, embedding with `model`.
+    static func indexFixtures(
+        in directory: URL, with model: URL
+    ) async throws -> (cli: BinaryRunner, db: String, environment: [String: String], output: BinaryRunner.Output) {
+        let environment = ["XKCD_SEARCH_MODEL": model.path]
+        let cli = try BinaryRunner(sandbox: directory, embeds: true)
+        let db = directory.appendingPathComponent("index.sqlite").path
+        let output = try await cli.run(
+            ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: environment, timeout: .seconds(300))
+        return (cli, db, environment, output)
+    }
+
     /// A FIFO in place of a file of the model: before, opening it waited for a writer forever.
     @Test(arguments: ["model.safetensors", "vocab.txt", "config.json", "1_Pooling/config.json"])
     func aFIFOInTheModelNeverHangsACommand(_ file: String) async throws {
@@ -101,11 +113,7 @@ struct HostileModelTests {
             let model = try Self.modelCopy(in: directory) { model in
                 try Self.poison(model, tensor: "encoder.layer.0.attention.self.query.weight", count: 384, with: .nan)
             }
-            let environment = ["XKCD_SEARCH_MODEL": model.path]
-            let cli = try BinaryRunner(sandbox: directory, embeds: true)
-            let db = directory.appendingPathComponent("index.sqlite").path
-            let index = try await cli.run(
-                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: environment, timeout: .seconds(300))
+            let (cli, db, environment, index) = try await Self.indexFixtures(in: directory, with: model)
             #expect(index.status == 0, "\(index)")
             #expect(index.stderrLines.count == 1 && index.stderr.contains("weights are broken"), "\(index)")
             #expect(try sqliteLines(db, "SELECT count(*) FROM comicVector") == ["0"])
@@ -125,11 +133,7 @@ struct HostileModelTests {
                 let row = try #require(vocabulary.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "sandwich"))
                 try Self.poison(model, tensor: "embeddings.word_embeddings.weight", row: row, count: 384, with: .nan)
             }
-            let environment = ["XKCD_SEARCH_MODEL": model.path]
-            let cli = try BinaryRunner(sandbox: directory, embeds: true)
-            let db = directory.appendingPathComponent("index.sqlite").path
-            let index = try await cli.run(
-                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: environment, timeout: .seconds(300))
+            let (cli, db, environment, index) = try await Self.indexFixtures(in: directory, with: model)
             #expect(index.status == 0, "\(index)")
             #expect(index.stdout.contains("comics not embedded: the model made no usable vector of them"), "\(index)")
             let stored = try sqliteLines(db, "SELECT hex(vector) FROM comicVector")
