@@ -68,8 +68,9 @@ def read_safetensors(data):
     return tensors
 
 
-# The known text of the check, as words that are whole tokens of the vocabulary.
-CHECK_WORDS = ["a", "comic", "of", "romance", ",", "sarcasm", ",", "math", ",", "and", "language"]
+# The known text of the check, as words that are whole tokens of the vocabulary. One word: a pass
+# over three tokens reads every layer's weights, as a longer text would, at a fifth of a query's cost.
+CHECK_WORDS = ["comic"]
 
 
 def check_weights(tensors):

@@ -37,7 +37,7 @@ struct HostileLatestNumberTests {
     /// comic's date: far past it is refused, and the index is left as it was.
     @Test func aLatestNumberFarPastTheIndexIsRefused() async throws {
         try await withServedIndex { served in
-            let first = try await served.cli.run(["index", "--db", served.db] + served.urls, timeout: .seconds(120))
+            let first = try await served.cli.run(["index", "--db", served.db] + served.urls, timeout: .seconds(300))
             #expect(first.status == 0, "\(first)")
             served.server.setFault(.body(try Self.latest("120000")), forPath: FixtureServer.latestPath)
             served.server.resetLog()
