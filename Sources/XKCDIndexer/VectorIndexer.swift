@@ -67,8 +67,10 @@ public struct VectorIndexer: Sendable {
     /// Embeds every comic whose vectors are missing or stale, until done or cancelled.
     ///
     /// - Parameters:
-    ///   - shipped: a file of precomputed vectors (``ComicDatabase/forEachVector(inFile:model:dimensions:_:)``); a vector
-    ///     in it is used when it was made by this model from the same tokens.
+    ///   - shipped: a file of precomputed vectors
+    ///     (``ComicDatabase/forEachVector(inFile:model:dimensions:_:)``); a vector in it is used
+    ///     when it was made by this model from the same tokens. A file that cannot be read is
+    ///     reported in ``VectorReport/unusableFile`` and its comics embedded.
     ///   - progress: called after each comic with how many of those to embed are done.
     public func run(
         importingFrom shipped: String? = nil, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }

@@ -134,8 +134,9 @@ extension ComicDatabase.Snapshot {
                 guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
                 if id >= similarities.count { similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count)) }
                 let similarity = Self.dot(query, bytes)
-                // Of two unit vectors: a stored vector of another length (taken from a file before
-                // vectors were checked) or with NaN in it counts as none, and never outweighs the rest.
+                // Two unit vectors' dot product is at most 1: a stored vector far from unit length
+                // (taken from a file before vectors were checked) or with NaN in it counts as
+                // none, and never outweighs the rest.
                 if similarity > similarities[id], similarity <= 1.001 { similarities[id] = similarity }
             }
         }
