@@ -17,17 +17,13 @@ final class ModelFile: @unchecked Sendable {
 
     init(path: String) throws(EmbedError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .modelMissing(path: path) }
-            throw .modelDamaged(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
-        }
+        // Mapped, not read: its size costs no memory until the tensors are used.
+        let (descriptor, size) = try openRegularFile(path, limit: Int.max)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 8 else {
+        guard size >= 8 else {
             throw .modelDamaged(path: path, reason: "the file is too short to hold a header")
         }
-        length = Int(status.st_size)
+        length = size
         guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw .modelDamaged(path: path, reason: "cannot map: \(String(cString: strerror(errno)))")
         }
@@ -60,6 +56,8 @@ final class ModelFile: @unchecked Sendable {
         base + tensor.offset
     }
 
+    private static let maximumHeaderLength = 4 << 20
+
     private struct HeaderError: Error {
         let reason: String
     }
@@ -70,6 +68,10 @@ final class ModelFile: @unchecked Sendable {
         let headerLength = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
         guard headerLength <= UInt64(length - 8) else {
             throw HeaderError(reason: "the header is longer than the file (truncated?)")
+        }
+        // The header is copied and parsed: all-MiniLM-L6-v2's is 12 KB.
+        guard headerLength <= UInt64(maximumHeaderLength) else {
+            throw HeaderError(reason: "the header is longer than \(maximumHeaderLength >> 20) MB")
         }
         let dataStart = 8 + Int(headerLength)
         let headerBytes = Data(bytes: base + 8, count: Int(headerLength))

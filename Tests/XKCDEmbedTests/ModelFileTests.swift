@@ -47,7 +47,8 @@ import _XKCDTestSupport
     /// Replaces the first `old` in the JSON header by `new`, which has the same length.
     private func replaceInHeader(_ old: String, _ new: String, in data: inout Data) {
         precondition(old.utf8.count == new.utf8.count, "test programmer error: lengths differ")
-        let range = data.range(of: Data(old.utf8), in: 8..<12_000)!
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let range = data.range(of: Data(old.utf8), in: 8..<8 + length)!
         data.replaceSubrange(range, with: Data(new.utf8))
     }
 
@@ -115,7 +116,7 @@ import _XKCDTestSupport
 
     @Test func missingVocabulary() throws {
         let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "vocab.txt")) }
-        expectDamaged(directory, mentioning: "vocabulary")
+        expectDamaged(directory, mentioning: "the file is missing")
     }
 
     @Test func shortVocabulary() throws {
@@ -165,5 +166,62 @@ import _XKCDTestSupport
     @Test func modelBesideTheBuildIsFound() throws {
         let located = try #require(SentenceEncoder.locateModel(environment: { _ in nil }))
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
+    }
+
+    /// Weights of the right shapes, but NaN, infinite, zero or negated: the model would make
+    /// NaN, zero or other vectors of every text.
+    @Test(arguments: ["nan", "infinity", "all zero", "negated"])
+    func poisonedWeights(_ poison: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                if poison == "all zero" {
+                    let start = 8 + Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                    data.resetBytes(in: start..<data.count)
+                } else if poison == "negated" {
+                    // Finite, of unit length after pooling, but not the model's vectors.
+                    let range = tensorRange("encoder.layer.5.output.dense.weight", in: data)
+                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) { data[offset] ^= 0x80 }
+                } else {
+                    let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
+                    let value: Float = poison == "nan" ? .nan : .infinity
+                    for offset in stride(from: range.lowerBound, to: range.lowerBound + 4 * 384, by: 4) {
+                        withUnsafeBytes(of: value.bitPattern.littleEndian) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+                    }
+                }
+            }
+        }
+        expectDamaged(directory, mentioning: "weights are broken")
+    }
+
+    /// A model converted before the converter wrote its check still opens: it must make a unit
+    /// vector of a fixed text.
+    @Test func aModelWithoutItsCheckOpens() throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in replaceInHeader("\"check_tokens\"", "\"other_tokens\"", in: &data) }
+        }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        #expect(try SentenceEncoder(modelDirectory: directory).dimensions == 384)
+    }
+
+    /// A vocabulary of 200 MB on one line (a sparse file: no disk is used) is refused before it
+    /// is read, rather than read whole into memory.
+    @Test func hugeVocabulary() throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "vocab.txt")
+            try FileManager.default.removeItem(at: url)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 200 << 20)
+            try handle.close()
+        }
+        expectDamaged(directory, mentioning: "larger than 4 MB")
+    }
+
+    /// The byte range of tensor `name` in the safetensors bytes `data`.
+    private func tensorRange(_ name: String, in data: Data) -> Range<Int> {
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let header = try! JSONSerialization.jsonObject(with: data[8..<8 + length]) as! [String: Any]
+        let offsets = (header[name] as! [String: Any])["data_offsets"] as! [Int]
+        return 8 + length + offsets[0]..<8 + length + offsets[1]
     }
 }
