@@ -105,6 +105,12 @@ import _XKCDTestSupport
         HeaderEdit(old: "\"data_offsets\":[0,1536]", new: "\"data_offsets\":[2,1538]", reason: "not aligned"),
         HeaderEdit(old: "\"identity\"", new: "\"idemtity\"", reason: "identity"),
         HeaderEdit(old: "encoder.layer.5.output.dense.weight", new: "encoder.layer.5.output.dense.weigh_", reason: "no tensor"),
+        // The int8 word-embedding table without its scales, and int8 where a matrix product
+        // would read it whole.
+        HeaderEdit(
+            old: "embeddings.word_embeddings.scale", new: "embeddings.word_embeddings.scalf",
+            reason: "no tensor embeddings.word_embeddings.scale"),
+        HeaderEdit(old: "\"dtype\":\"F32\",\"shape\":[384]", new: "\"dtype\":\"I8\",\"shape\":[1536]", reason: "has dtype I8, expected F32 or F16"),
     ])
     func damagedHeader(_ edit: HeaderEdit) throws {
         let directory = try damagedCopy { directory in
