@@ -114,6 +114,89 @@ import _XKCDTestSupport
         expectDamaged(directory, mentioning: edit.reason)
     }
 
+    /// The real model with its word-embedding table as `scripts/convert-model.py --layout int8`
+    /// stores it: embeddings within the reference's bound, as the float16 table's are.
+    @Test func int8WordEmbeddingsMatchTheReference() throws {
+        let directory = try damagedCopy { directory in try rewriteWeights(in: directory) { $0 = Self.int8Weights(from: $0) } }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let encoder = try SentenceEncoder(modelDirectory: directory)
+        for reference in Reference.shared.cases {
+            let similarity = cosine(encoder.embedding(for: reference.text), reference.embedding)
+            #expect(similarity >= 0.999, "\(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
+        }
+    }
+
+    /// Int8 only for the table read a row at a time, and only with its scales.
+    @Test(arguments: [
+        ("no scales", "no tensor embeddings.word_embeddings.scale"),
+        ("int8 layer norm", "embeddings.LayerNorm.bias has dtype I8, expected F32 or F16"),
+        ("float16 scales", "embeddings.word_embeddings.scale has dtype F16, expected F32"),
+    ])
+    func int8WhereItCannotBeRead(damage: String, reason: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                data = Self.int8Weights(from: data) { header in
+                    switch damage {
+                    case "no scales":
+                        header["embeddings.word_embeddings.scale"] = nil
+                    case "int8 layer norm":
+                        var norm = header["embeddings.LayerNorm.bias"] as! [String: Any]
+                        norm["dtype"] = "I8"
+                        norm["shape"] = [1536]
+                        header["embeddings.LayerNorm.bias"] = norm
+                    default:
+                        var scales = header["embeddings.word_embeddings.scale"] as! [String: Any]
+                        scales["dtype"] = "F16"
+                        scales["shape"] = [(scales["shape"] as! [Int])[0] * 2]
+                        header["embeddings.word_embeddings.scale"] = scales
+                    }
+                }
+            }
+        }
+        expectDamaged(directory, mentioning: reason)
+    }
+
+    /// `data`, a model file whose float16 word-embedding table is its last tensor, with that
+    /// table as int8 and the float32 scale of each row (its largest magnitude over 127) after it;
+    /// `edit` changes the header before it is written.
+    static func int8Weights(from data: Data, editing edit: (inout [String: Any]) -> Void = { _ in }) -> Data {
+        let headerLength = Int(UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+        let dataStart = 8 + headerLength
+        var header = try! JSONSerialization.jsonObject(with: data.subdata(in: 8..<dataStart)) as! [String: Any]
+        let name = "embeddings.word_embeddings.weight"
+        var table = header[name] as! [String: Any]
+        let (offsets, shape) = (table["data_offsets"] as! [Int], table["shape"] as! [Int])
+        precondition(table["dtype"] as? String == "F16" && dataStart + offsets[1] == data.count, "not a mixed-layout model")
+        let (rows, width) = (shape[0], shape[1])
+        var values = [Int8](repeating: 0, count: rows * width)
+        var scales = [Float](repeating: 1, count: rows)
+        data.withUnsafeBytes { raw in
+            let halves = raw.baseAddress! + dataStart + offsets[0]
+            func value(_ index: Int) -> Float { Float(halves.loadUnaligned(fromByteOffset: index * 2, as: Float16.self)) }
+            for row in 0..<rows {
+                let largest = (0..<width).reduce(Float(0)) { max($0, abs(value(row * width + $1))) }
+                if largest > 0 { scales[row] = largest / 127 }
+                for column in 0..<width {
+                    values[row * width + column] = Int8((value(row * width + column) / scales[row]).rounded())
+                }
+            }
+        }
+        let tableEnd = offsets[0] + rows * width
+        table["dtype"] = "I8"
+        table["data_offsets"] = [offsets[0], tableEnd]
+        header[name] = table
+        header["embeddings.word_embeddings.scale"] = ["dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4]]
+        edit(&header)
+        var headerBytes = try! JSONSerialization.data(withJSONObject: header)
+        headerBytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
+        var result = withUnsafeBytes(of: UInt64(headerBytes.count).littleEndian) { Data($0) }
+        result.append(headerBytes)
+        result.append(data.subdata(in: dataStart..<(dataStart + offsets[0])))
+        values.withUnsafeBytes { result.append(contentsOf: $0) }
+        scales.withUnsafeBytes { result.append(contentsOf: $0) }
+        return result
+    }
+
     @Test func missingVocabulary() throws {
         let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "vocab.txt")) }
         expectDamaged(directory, mentioning: "the file is missing")
