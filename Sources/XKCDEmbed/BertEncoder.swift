@@ -63,7 +63,7 @@ struct BertEncoder: Sendable {
 
     let configuration: BertConfiguration
     private let file: ModelFile
-    private let wordEmbeddings: Tensor
+    private let wordEmbeddings: RowTable
     private let positionEmbeddings: Tensor
     private let tokenTypeEmbeddings: Tensor
     private let embeddingNorm: LayerNorm
@@ -83,7 +83,9 @@ struct BertEncoder: Sendable {
         }
         self.configuration = configuration
         self.file = file
-        wordEmbeddings = try file.tensor(
+        // The largest table, of which a query reads only its tokens' rows: float16, or int8 with
+        // a scale a row (scripts/convert-model.py's layouts, docs/footprint.md).
+        wordEmbeddings = try file.rowTable(
             "embeddings.word_embeddings.weight", shape: [configuration.vocabularySize, hidden])
         positionEmbeddings = try file.tensor(
             "embeddings.position_embeddings.weight", shape: [configuration.maximumPositions, hidden])

@@ -17,17 +17,13 @@ final class ModelFile: @unchecked Sendable {
 
     init(path: String) throws(EmbedError) {
         self.path = path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .modelMissing(path: path) }
-            throw .modelDamaged(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
-        }
+        // Mapped, not read: its size costs no memory until the tensors are used.
+        let (descriptor, size) = try openRegularFile(path, limit: Int.max)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size >= 8 else {
+        guard size >= 8 else {
             throw .modelDamaged(path: path, reason: "the file is too short to hold a header")
         }
-        length = Int(status.st_size)
+        length = size
         guard let mapping = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0), mapping != MAP_FAILED else {
             throw .modelDamaged(path: path, reason: "cannot map: \(String(cString: strerror(errno)))")
         }
@@ -44,10 +40,16 @@ final class ModelFile: @unchecked Sendable {
         munmap(UnsafeMutableRawPointer(mutating: base), length)
     }
 
-    /// The tensor called `name`, which must have `shape`.
-    func tensor(_ name: String, shape: [Int]) throws(EmbedError) -> Tensor {
+    /// The tensor called `name`, which must have `shape` and be stored as one of `dtypes`.
+    func tensor(
+        _ name: String, shape: [Int], storedAs dtypes: [Tensor.DType] = [.f32, .f16]
+    ) throws(EmbedError) -> Tensor {
         guard let tensor = tensors[name] else {
             throw .modelDamaged(path: path, reason: "no tensor \(name)")
+        }
+        guard dtypes.contains(tensor.dtype) else {
+            let expected = dtypes.map(\.rawValue).joined(separator: " or ")
+            throw .modelDamaged(path: path, reason: "\(name) has dtype \(tensor.dtype.rawValue), expected \(expected)")
         }
         guard tensor.shape == shape else {
             throw .modelDamaged(path: path, reason: "\(name) has shape \(tensor.shape), expected \(shape)")
@@ -55,10 +57,21 @@ final class ModelFile: @unchecked Sendable {
         return tensor
     }
 
+    /// The matrix `name` (`<prefix>.weight`), of which rows are read one at a time: float32,
+    /// float16, or int8 with one float32 scale a row in `<prefix>.scale`.
+    func rowTable(_ name: String, shape: [Int]) throws(EmbedError) -> RowTable {
+        let values = try tensor(name, shape: shape, storedAs: [.f32, .f16, .i8])
+        guard values.dtype == .i8 else { return RowTable(values: values, scales: nil) }
+        let scaleName = (name.hasSuffix(".weight") ? String(name.dropLast(".weight".count)) : name) + ".scale"
+        return RowTable(values: values, scales: try tensor(scaleName, shape: [shape[0]], storedAs: [.f32]))
+    }
+
     /// The first byte of `tensor`, which ``readHeader`` checked lies with all its bytes in the file.
     func address(of tensor: Tensor) -> UnsafeRawPointer {
         base + tensor.offset
     }
+
+    private static let maximumHeaderLength = 4 << 20
 
     private struct HeaderError: Error {
         let reason: String
@@ -70,6 +83,10 @@ final class ModelFile: @unchecked Sendable {
         let headerLength = UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))
         guard headerLength <= UInt64(length - 8) else {
             throw HeaderError(reason: "the header is longer than the file (truncated?)")
+        }
+        // The header is copied and parsed: all-MiniLM-L6-v2's is 12 KB.
+        guard headerLength <= UInt64(maximumHeaderLength) else {
+            throw HeaderError(reason: "the header is longer than \(maximumHeaderLength >> 20) MB")
         }
         let dataStart = 8 + Int(headerLength)
         let headerBytes = Data(bytes: base + 8, count: Int(headerLength))
@@ -94,7 +111,7 @@ final class ModelFile: @unchecked Sendable {
                 throw HeaderError(reason: "tensor \(name) lacks dtype, shape or data_offsets")
             }
             guard let dtype = Tensor.DType(rawValue: dtypeName) else {
-                throw HeaderError(reason: "tensor \(name) has dtype \(dtypeName), expected F32 or F16")
+                throw HeaderError(reason: "tensor \(name) has dtype \(dtypeName), expected F32, F16 or I8")
             }
             let (begin, end) = (offsets[0], offsets[1])
             guard 0 <= begin, begin <= end, end <= length - dataStart else {
@@ -110,7 +127,7 @@ final class ModelFile: @unchecked Sendable {
             guard count.multipliedReportingOverflow(by: dtype.size) == (end - begin, false) else {
                 throw HeaderError(reason: "tensor \(name) has \(end - begin) bytes for shape \(shape)")
             }
-            // Read in place as Float or Float16, which needs their alignment in the mapping
+            // Read in place as Float, Float16 or Int8, which needs their alignment in the mapping
             // (the mapping itself starts on a page).
             guard (dataStart + begin) % dtype.size == 0 else {
                 throw HeaderError(reason: "tensor \(name) is not aligned")
@@ -126,11 +143,14 @@ struct Tensor: Sendable {
     enum DType: String, Sendable {
         case f32 = "F32"
         case f16 = "F16"
+        /// Only in a ``RowTable``, with a scale a row.
+        case i8 = "I8"
 
         var size: Int {
             switch self {
             case .f32: 4
             case .f16: 2
+            case .i8: 1
             }
         }
     }
@@ -143,9 +163,20 @@ struct Tensor: Sendable {
     var count: Int { shape.reduce(1, *) }
 }
 
+/// A matrix read a row at a time (an embedding table), with the scale of each row when its
+/// values are int8: ``ModelFile/rowTable(_:shape:)`` finds both.
+struct RowTable: Sendable {
+    let values: Tensor
+    /// Float32, one a row; there exactly when `values` is int8.
+    let scales: Tensor?
+}
+
 extension ModelFile {
     /// Calls `body` with `tensor` as float32: the mapped bytes themselves when the file stores
     /// float32, else a copy converted for this call only.
+    ///
+    /// `tensor` is float32 or float16: ``tensor(_:shape:storedAs:)`` lets int8 through only for a
+    /// ``RowTable``, which has a scale a row.
     func withFloats<Result>(_ tensor: Tensor, _ body: (UnsafePointer<Float>) -> Result) -> Result {
         let start = address(of: tensor)
         switch tensor.dtype {
@@ -157,20 +188,32 @@ extension ModelFile {
                 for index in 0..<tensor.count { floats[index] = Float(halves[index]) }
                 return body(UnsafePointer(floats.baseAddress!))
             }
+        case .i8:
+            preconditionFailure("an int8 tensor is read by rows, with its scales")
         }
     }
 
     /// Adds row `row` of the matrix `tensor` to the `destination` floats.
     func addRow(_ row: Int, of tensor: Tensor, to destination: UnsafeMutablePointer<Float>) {
-        let width = tensor.shape[1]
-        let start = address(of: tensor)
-        switch tensor.dtype {
+        addRow(row, of: RowTable(values: tensor, scales: nil), to: destination)
+    }
+
+    /// Adds row `row` of `table` to the `destination` floats, scaled when the table is int8.
+    func addRow(_ row: Int, of table: RowTable, to destination: UnsafeMutablePointer<Float>) {
+        let width = table.values.shape[1]
+        let start = address(of: table.values)
+        switch table.values.dtype {
         case .f32:
             let values = start.assumingMemoryBound(to: Float.self) + row * width
             for column in 0..<width { destination[column] += values[column] }
         case .f16:
             let values = start.assumingMemoryBound(to: Float16.self) + row * width
             for column in 0..<width { destination[column] += Float(values[column]) }
+        case .i8:
+            guard let scales = table.scales else { preconditionFailure("an int8 table without its scales") }
+            let scale = address(of: scales).assumingMemoryBound(to: Float.self)[row]
+            let values = start.assumingMemoryBound(to: Int8.self) + row * width
+            for column in 0..<width { destination[column] += Float(values[column]) * scale }
         }
     }
 }

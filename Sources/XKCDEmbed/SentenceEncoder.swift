@@ -71,6 +71,52 @@ public final class SentenceEncoder: Sendable {
             vocabularyAt: modelDirectory.appending(path: "vocab.txt"), expectedCount: configuration.vocabularySize)
         maximumTokens = sentenceConfiguration.maximumSequenceLength
         normalizes = modules.contains { $0.type == "sentence_transformers.models.Normalize" }
+        try checkWeights(path: file.path, metadata: file.metadata)
+    }
+
+    /// The text the model embeds when opened, to check its weights, when the model file holds
+    /// no reference of its own.
+    static let checkText = "comic"
+
+    /// Throws unless the model's weights make the vector of a known text that they made when the
+    /// model was converted: `__metadata__`'s `check_tokens` and `check_vector`, which
+    /// scripts/convert-model.py computes from the original weights. A model converted before
+    /// those were written must make a unit vector of ``checkText``.
+    ///
+    /// Weights with NaN, infinities or zeros in any layer make NaN, a zero vector or another
+    /// vector of every text, which would otherwise keep comics out of search by meaning without
+    /// a word. One pass over three tokens ([CLS], a word, [SEP]) reads every layer's weights,
+    /// which the first query reads anyway, for a fifth of the work of embedding a query.
+    private func checkWeights(path: String, metadata: [String: String]) throws(EmbedError) {
+        let vector: [Float]
+        var expected: [Float]?
+        if let tokens = metadata["check_tokens"], let reference = metadata["check_vector"] {
+            let ids = tokens.split(separator: " ").compactMap { Int32($0) }
+            let values = reference.split(separator: " ").compactMap { Float($0) }
+            guard (2...maximumTokens).contains(ids.count), ids.allSatisfy({ $0 >= 0 && Int($0) < tokenizer.vocabularyCount }),
+                values.count == dimensions
+            else {
+                throw .modelDamaged(path: path, reason: "__metadata__'s check_tokens or check_vector is not what scripts/convert-model.py writes")
+            }
+            vector = embedding(forTokenIDs: ids)
+            expected = values
+        } else {
+            vector = embedding(for: Self.checkText)
+        }
+        var (dot, norm, expectedNorm): (Double, Double, Double) = (0, 0, 0)
+        for (index, value) in vector.enumerated() {
+            let reference = Double(expected?[index] ?? value)
+            dot += Double(value) * reference
+            norm += Double(value) * Double(value)
+            expectedNorm += reference * reference
+        }
+        // The cosine with the reference (with the vector itself, without one): NaN fails too.
+        let cosine = dot / (norm.squareRoot() * expectedNorm.squareRoot())
+        guard cosine >= 0.99, !normalizes || abs(norm - 1) <= 1e-3 else {
+            throw .modelDamaged(
+                path: path,
+                reason: "its weights are broken (NaN, infinite, zero or changed): its vector of a known text is not the one it made when converted")
+        }
     }
 
     /// The ids the model reads for `text`: [CLS], the WordPiece ids cut to fit, [SEP].
@@ -164,9 +210,8 @@ public final class SentenceEncoder: Sendable {
 
     private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {
         let url = directory.appending(path: name)
-        guard let data = try? Data(contentsOf: url) else {
-            throw .modelDamaged(path: url.path, reason: "the file is missing or unreadable")
-        }
+        // Each configuration is under a kilobyte.
+        let data = try readRegularFile(url, limit: 1 << 20)
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {

@@ -16,11 +16,11 @@ struct Vocabulary: Sendable {
 
     var count: Int { starts.count }
 
+    /// BERT's vocabulary is 226 KB; one far larger is no model's, and is never read whole.
+    static let maximumFileSize = 4 << 20
+
     init(contentsOf url: URL) throws(EmbedError) {
-        guard let data = try? Data(contentsOf: url) else {
-            throw .modelDamaged(path: url.path, reason: "the vocabulary is missing or unreadable")
-        }
-        let bytes = [UInt8](data)
+        let bytes = [UInt8](try readRegularFile(url, limit: Self.maximumFileSize))
         var starts: [Int32] = []
         var ends: [Int32] = []
         // BERT vocabularies average under 8 bytes a token.

@@ -46,6 +46,8 @@ public struct Indexer: Sendable {
     let logger: Logger
     let width: Int
     let batchSize: Int
+    /// Today, for how high the latest comic number can believably be.
+    let today: @Sendable () -> Date
     private let parser = ExplainPageParser()
 
     /// - Parameters:
@@ -54,8 +56,9 @@ public struct Indexer: Sendable {
     ///   - width: how many comics are in flight at once (the HTTP source also limits each host).
     public init(
         database: ComicDatabase, source: any ComicSource, logger: Logger,
-        width: Int = 8, batchSize: Int = 64
+        width: Int = 8, batchSize: Int = 64, today: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.today = today
         self.database = database
         self.source = source
         self.logger = logger
@@ -70,6 +73,7 @@ public struct Indexer: Sendable {
         let start = clock.now
         let latestResponse = try await source.latestComic()
         let latest = try decodeComic(latestResponse.data)
+        try checkBelievable(latest: latest.id)
 
         let plan: IndexPlan
         switch mode {
@@ -147,6 +151,32 @@ public struct Indexer: Sendable {
         report.newComics.sort { $0.id < $1.id }
         report.elapsed = clock.now - start
         return report
+    }
+
+    /// Throws unless `latest` is a number xkcd could have reached by today: from 1 to one comic
+    /// a day past the index's latest (or past the first comic, of 2006-01-01, for an empty
+    /// index), and 100 more. xkcd publishes about three a week, so only a server's mistake or
+    /// lie goes past that, and the bound is what keeps the work a run plans bounded.
+    private func checkBelievable(latest: Comic.ID) throws {
+        guard latest >= 1 else { throw IndexError.unbelievableLatest(latest, reason: "xkcd numbers its comics from 1") }
+        let known = try database.latestComicID().flatMap { id in try database.comic(id).map { (id: id, date: $0.date) } }
+        let highest = Self.highestBelievableLatest(known: known, today: today())
+        guard latest <= highest else {
+            let since = known.map { "the index's latest is #\($0.id) of \($0.date)" } ?? "xkcd began in 2006"
+            throw IndexError.unbelievableLatest(
+                latest, reason: "\(since), and xkcd publishes about three comics a week: at most #\(highest) by today")
+        }
+    }
+
+    /// The highest latest comic number believable on `today`, given the index's latest comic
+    /// (nil when the index has none).
+    static func highestBelievableLatest(known: (id: Comic.ID, date: ComicDate)?, today: Date) -> Int {
+        let (id, date) = known ?? (0, ComicDate(year: 2006, month: 1, day: 1))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let start = calendar.date(from: DateComponents(year: date.year, month: date.month, day: date.day)) ?? today
+        let days = calendar.dateComponents([.day], from: start, to: today).day ?? 0
+        return id + max(0, days) + 100
     }
 
     private func tally(_ update: ComicUpdate, known: Set<Comic.ID>, into report: inout IndexReport) {

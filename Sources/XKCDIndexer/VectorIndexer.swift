@@ -12,6 +12,13 @@ public struct VectorReport: Sendable, Equatable {
     public var imported: Int
     /// Comics whose vectors were already current.
     public var current: Int
+    /// Rows of the file of precomputed vectors that were meant for this model but are no vector
+    /// of it (a wrong type or length, not of unit length, a passage given twice): left out.
+    public var refusedRows = 0
+    /// Why the file of precomputed vectors was not read at all (nil when it was, or none was given).
+    public var unusableFile: String?
+    /// Comics the model made no usable vector of (NaN, from damaged weights): not stored.
+    public var failed = 0
     /// True when the run was cancelled before embedding every comic; what it embedded is kept.
     public var isInterrupted = false
 }
@@ -60,8 +67,10 @@ public struct VectorIndexer: Sendable {
     /// Embeds every comic whose vectors are missing or stale, until done or cancelled.
     ///
     /// - Parameters:
-    ///   - shipped: a file of precomputed vectors (``ComicDatabase/vectors(inFile:)``); a vector
-    ///     in it is used when it was made by this model from the same tokens.
+    ///   - shipped: a file of precomputed vectors
+    ///     (``ComicDatabase/forEachVector(inFile:model:dimensions:_:)``); a vector in it is used
+    ///     when it was made by this model from the same tokens. A file that cannot be read is
+    ///     reported in ``VectorReport/unusableFile`` and its comics embedded.
     ///   - progress: called after each comic with how many of those to embed are done.
     public func run(
         importingFrom shipped: String? = nil, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
@@ -86,55 +95,85 @@ public struct VectorIndexer: Sendable {
             }
         }
 
-        var imported = 0
+        var report = VectorReport(embedded: 0, imported: 0, current: current)
         if let shipped, !pending.isEmpty {
-            let wanted = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0.digest) })
-            let usable = try ComicDatabase.vectors(inFile: shipped).filter {
-                $0.model == encoder.identity && wanted[$0.id] == $0.textDigest
-                    && $0.vector.count == encoder.dimensions && $0.vector.allSatisfy(\.isFinite)
-            }
+            let usable = importable(from: shipped, for: pending, into: &report)
             try database.replaceVectors(usable)
             let done = Set(usable.map(\.id))
-            imported = done.count
+            report.imported = done.count
             pending.removeAll { done.contains($0.id) }
         }
 
         var state = IndexProgress(completed: 0, total: pending.count, failed: 0)
         progress(state)
-        var embedded = 0
         for batch in stride(from: 0, to: pending.count, by: batchSize).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
             // Between batches: each one stored is kept, and the next run goes on from there.
-            guard !Task.isCancelled else {
-                return VectorReport(embedded: embedded, imported: imported, current: current, isInterrupted: true)
-            }
-            let vectors = await withTaskGroup(of: [ComicVector].self) { group in
+            if Task.isCancelled { break }
+            let vectors = await withTaskGroup(of: [ComicVector]?.self) { group in
                 var made: [ComicVector] = []
                 var next = batch.makeIterator()
                 func enqueue() {
-                    guard let item = next.next() else { return }
+                    // Cancelled: what is in flight is finished and kept, nothing more is started.
+                    guard !Task.isCancelled, let item = next.next() else { return }
                     group.addTask { [encoder] in
                         await Self.offTheTaskPool {
-                            item.tokens.enumerated().map { index, tokens in
+                            let vectors = item.tokens.enumerated().map { index, tokens in
                                 ComicVector(
                                     id: item.id, passage: index, model: encoder.identity, textDigest: item.digest,
                                     vector: encoder.embedding(forTokenIDs: tokens))
                             }
+                            // NaN from weights damaged where only some words reach them: never stored.
+                            return vectors.allSatisfy { ComicVector.isUnitLength($0.vector) } ? vectors : nil
                         }
                     }
                 }
                 for _ in 0..<width { enqueue() }
                 while let vectors = await group.next() {
                     enqueue()
-                    made += vectors
+                    made += vectors ?? []
                     state.completed += 1
+                    if vectors == nil { state.failed += 1 }
                     progress(state)
                 }
                 return made
             }
             try database.replaceVectors(vectors)
-            embedded += batch.count
+            report.embedded = state.completed - state.failed
         }
-        return VectorReport(embedded: embedded, imported: imported, current: current)
+        report.failed = state.failed
+        report.isInterrupted = Task.isCancelled
+        return report
+    }
+
+    /// The vectors of `shipped` that this model made of the pending comics' tokens, read row by
+    /// row until done or cancelled; every comic's passages complete, the first of a passage given
+    /// twice. What could not be used is counted in `report`.
+    private func importable(
+        from shipped: String, for pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)], into report: inout VectorReport
+    ) -> [ComicVector] {
+        let wanted = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, (digest: $0.digest, passages: $0.tokens.count)) })
+        var found: [Comic.ID: [Int: ComicVector]] = [:]
+        var duplicates = 0
+        do {
+            report.refusedRows = try ComicDatabase.forEachVector(
+                inFile: shipped, model: encoder.identity, dimensions: encoder.dimensions
+            ) { vector in
+                guard !Task.isCancelled else { return false }
+                guard let want = wanted[vector.id], want.digest == vector.textDigest else { return true }
+                guard (0..<want.passages).contains(vector.passage), found[vector.id]?[vector.passage] == nil else {
+                    duplicates += 1
+                    return true
+                }
+                found[vector.id, default: [:]][vector.passage] = vector
+                return true
+            }
+        } catch {
+            report.unusableFile = error.description
+        }
+        report.refusedRows += duplicates
+        return found.flatMap { id, passages in
+            passages.count == wanted[id]?.passages ? passages.values.sorted { $0.passage < $1.passage } : []
+        }
     }
 
     /// Runs `work` on a Dispatch thread and waits for it without holding one of Swift's task

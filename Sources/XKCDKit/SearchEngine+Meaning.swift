@@ -74,7 +74,11 @@ extension SearchEngine {
     ) throws {
         guard let sentenceModel else { return }
         let encoder = try sentenceModel.encoder().get()
-        let similarities = try snapshot.vectorSimilarities(to: encoder.embedding(for: meaning), model: encoder.identity)
+        let vector = encoder.embedding(for: meaning)
+        // NaN from weights damaged where only some words reach them (the check when the model
+        // was opened embeds one known text).
+        guard ComicVector.isUnitLength(vector) else { throw SemanticSearchError.unusableEmbedding }
+        let similarities = try snapshot.vectorSimilarities(to: vector, model: encoder.identity)
         guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
 
         // The comics nearest in meaning that the query's filters (as the lexical ranking read

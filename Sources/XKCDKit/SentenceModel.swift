@@ -73,6 +73,8 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
     case model(EmbedError)
     /// The index holds no vectors made by this model.
     case noVectors
+    /// The model's vector of the query is no unit vector (NaN): its weights are damaged.
+    case unusableEmbedding
 
     public var description: String { "semantic search is off: \(reason); searching by words only" }
 
@@ -83,6 +85,7 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
         // A model file's own text (a tensor's name, its identity) may hold anything.
         case .model(let error): escaped("\(error)", limit: 300)
         case .noVectors: "the index has no comic vectors for this model (run `xkcd-search index` to add them)"
+        case .unusableEmbedding: "the sentence model made no usable vector of this query (its weights are damaged: run `make model` again)"
         }
     }
 }

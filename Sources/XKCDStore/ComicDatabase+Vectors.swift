@@ -65,16 +65,23 @@ extension ComicDatabase {
     }
 
     /// For each comic that has vectors, the model and text they were made from.
+    ///
+    /// A vector that is not of unit length (NaN from a broken model, or taken from a file before
+    /// vectors were checked) counts as one of no dimensions, so the comic is embedded again.
     public func vectorSources() throws(StoreError) -> [Comic.ID: VectorSource] {
         try read { db in
             var sources: [Comic.ID: VectorSource] = [:]
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT comicID, model, textDigest, min(length(vector)) / 4 AS dimensions FROM comicVector
-                GROUP BY comicID, model, textDigest
-                """)
-            for row in rows {
-                sources[row["comicID"]] = VectorSource(
-                    model: row["model"], textDigest: row["textDigest"], dimensions: row["dimensions"])
+            let rows = try Row.fetchCursor(db, sql: "SELECT comicID, model, textDigest, vector FROM comicVector")
+            while let row = try rows.next() {
+                let id: Comic.ID = row["comicID"]
+                let vector = (row["vector"] as Data?).map { $0.withUnsafeBytes(floats(in:)) } ?? []
+                var source = VectorSource(
+                    model: row["model"], textDigest: row["textDigest"],
+                    dimensions: ComicVector.isUnitLength(vector) ? vector.count : 0)
+                if let known = sources[id], known.model == source.model, known.textDigest == source.textDigest {
+                    source.dimensions = min(known.dimensions, source.dimensions)
+                }
+                sources[id] = source
             }
             return sources
         }
@@ -127,7 +134,10 @@ extension ComicDatabase.Snapshot {
                 guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
                 if id >= similarities.count { similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count)) }
                 let similarity = Self.dot(query, bytes)
-                if similarity > similarities[id] { similarities[id] = similarity }
+                // Two unit vectors' dot product is at most 1: a stored vector far from unit length
+                // (taken from a file before vectors were checked) or with NaN in it counts as
+                // none, and never outweighs the rest.
+                if similarity > similarities[id], similarity <= 1.001 { similarities[id] = similarity }
             }
         }
         return similarities
@@ -168,36 +178,114 @@ extension ComicDatabase.Snapshot {
 }
 
 extension ComicDatabase {
-    /// The vectors held by a file that `scripts/export-vectors.sh` wrote: an SQLite file with the
-    /// index's `comicVector` table and nothing else. The snapshot ships one, so that indexing it
-    /// does not embed every comic again.
+    /// The largest file of precomputed vectors read: ten times the snapshot's (6.7 MB for 3,281
+    /// comics), so that a file made for the index of many more comics than xkcd will have in
+    /// decades still fits, and a hostile one cannot make a run read for long.
+    public static let vectorFileSizeLimit = 64 << 20
+
+    /// Reads, row by row, the vectors held by a file that `scripts/export-vectors.sh` wrote: an
+    /// SQLite file with the index's `comicVector` table. The snapshot ships one, so that indexing
+    /// it does not embed every comic again.
     ///
-    /// - Throws: ``StoreError/notAVectorFile(path:)`` when the file is not such a file.
-    public static func vectors(inFile path: String) throws(StoreError) -> [ComicVector] {
+    /// Only a regular file within ``vectorFileSizeLimit`` is opened, and only a plain table with
+    /// the expected columns is read (a view or a generated column could compute rows without end
+    /// or blobs of any size). A row is given to `body` when it is a vector of `model`: `dimensions`
+    /// floats of unit length. A vector blob of another length is never loaded.
+    ///
+    /// - Parameter body: returns false to stop reading (the run was cancelled).
+    /// - Returns: the rows that are no vector of `model`'s though they may be meant as one: a
+    ///   cell of the wrong type, a blob of the wrong length, or floats not of unit length.
+    /// - Throws: ``StoreError/notAVectorFile(path:reason:)`` when the file is not such a file.
+    public static func forEachVector(
+        inFile path: String, model: String, dimensions: Int, _ body: (ComicVector) -> Bool
+    ) throws(StoreError) -> Int {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .notAVectorFile(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAVectorFile(path: path, reason: "not a regular file") }
+        guard status.st_size <= vectorFileSizeLimit else {
+            throw .notAVectorFile(path: path, reason: "larger than \(vectorFileSizeLimit >> 20) MB")
+        }
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue
+        let rows: Int
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
-        } catch {
-            throw .cannotOpen(path: path, reason: StoreError.wrapping(error).description)
-        }
-        do {
-            return try queue.read { db in
-                // Each cell read as optional: a row of the wrong type or with a NULL is left out,
-                // not a trap (GRDB's non-optional subscript traps on them).
-                try Row.fetchAll(db, sql: "SELECT comicID, passage, model, textDigest, vector FROM comicVector").compactMap { row in
-                    guard let id = row["comicID"] as Int?, let passage = row["passage"] as Int?,
-                        let model = row["model"] as String?, let digest = row["textDigest"] as String?,
-                        let data = row["vector"] as Data?, data.count % MemoryLayout<Float>.size == 0
-                    else { return nil }
-                    return ComicVector(
-                        id: id, passage: passage, model: model, textDigest: digest, vector: data.withUnsafeBytes(floats(in:)))
+            rows = try queue.read { db throws -> Int in
+                try checkVectorTable(db, path: path)
+                var refused = 0
+                let cursor = try Row.fetchCursor(
+                    db, sql: """
+                        SELECT comicID, passage, model, textDigest,
+                               CASE WHEN typeof(vector) = 'blob' AND length(vector) = ? THEN vector END
+                        FROM comicVector
+                        """,
+                    arguments: [dimensions * MemoryLayout<Float>.size])
+                while let row = try cursor.next() {
+                    let cells = (0..<5).map { (row[$0] as DatabaseValue).storage }
+                    if case .string(let other) = cells[2], other != model { continue }
+                    guard case .int64(let id) = cells[0], case .int64(let passage) = cells[1],
+                        case .string(let digest) = cells[3], case .blob(let data) = cells[4],
+                        let id = Int(exactly: id), let passage = Int(exactly: passage)
+                    else {
+                        refused += 1
+                        continue
+                    }
+                    let vector = data.withUnsafeBytes(floats(in:))
+                    guard ComicVector.isUnitLength(vector) else {
+                        refused += 1
+                        continue
+                    }
+                    guard body(ComicVector(id: id, passage: passage, model: model, textDigest: digest, vector: vector)) else {
+                        break
+                    }
                 }
+                return refused
             }
+        } catch let error as StoreError {
+            throw error
         } catch {
-            throw .notAVectorFile(path: path)
+            throw .notAVectorFile(path: path, reason: "not an SQLite file, or a damaged one")
         }
+        return rows
+    }
+
+    /// Throws unless `comicVector` is a plain table with the five columns the indexer wrote.
+    private static func checkVectorTable(_ db: Database, path: String) throws(StoreError) {
+        func refuse(_ reason: String) -> StoreError { .notAVectorFile(path: path, reason: reason) }
+        let found = try wrapped {
+            try Row.fetchOne(
+                db, sql: "SELECT type, sql LIKE 'CREATE VIRTUAL%' AS isVirtual FROM sqlite_schema WHERE name = 'comicVector' COLLATE NOCASE")
+        }
+        guard let found else { throw refuse("it has no comicVector table") }
+        guard case .string("table") = (found["type"] as DatabaseValue).storage, case .int64(0) = (found["isVirtual"] as DatabaseValue).storage
+        else { throw refuse("its comicVector is a view or a virtual table, not a plain table") }
+        var names: Set<String> = []
+        // hidden: 0 for a stored column, 2 and 3 for generated ones.
+        for row in try wrapped({ try Row.fetchAll(db, sql: "SELECT name, hidden FROM pragma_table_xinfo('comicVector')") }) {
+            guard case .int64(0) = (row["hidden"] as DatabaseValue).storage, case .string(let name) = (row["name"] as DatabaseValue).storage
+            else { throw refuse("its comicVector has generated columns") }
+            names.insert(name)
+        }
+        for column in ["comicID", "passage", "model", "textDigest", "vector"] where !names.contains(column) {
+            throw refuse("its comicVector has no column \(column)")
+        }
+    }
+}
+
+extension ComicVector {
+    /// Whether `vector` is all finite numbers of unit length, as the model makes them: its
+    /// output is normalised, so a vector far from length 1 was not made by it (and a huge one
+    /// would outweigh every other in a dot product).
+    public static func isUnitLength(_ vector: [Float]) -> Bool {
+        var sum: Double = 0
+        for value in vector {
+            guard value.isFinite else { return false }
+            sum += Double(value) * Double(value)
+        }
+        return abs(sum - 1) <= 1e-3
     }
 }
 
@@ -221,7 +309,7 @@ extension ComicDatabase {
                 guard
                     let model = try String.fetchOne(
                         snapshot.db, sql: "SELECT model FROM comicVector WHERE comicID = ? LIMIT 1", arguments: [id]),
-                    let vector = try snapshot.vectors(of: id, model: model).first
+                    let vector = try snapshot.vectors(of: id, model: model).first, ComicVector.isUnitLength(vector)
                 else { return [] }
                 let similarities = try snapshot.vectorSimilarities(to: vector, model: model)
                 var nearest = similarities.indices.filter { $0 != id && similarities[$0] > 0 }

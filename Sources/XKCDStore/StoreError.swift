@@ -7,8 +7,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The file exists but is not an xkcd-search index (or is damaged).
     case notAnIndex(path: String)
-    /// The file given as precomputed vectors has no table of them.
-    case notAVectorFile(path: String)
+    /// The file given as precomputed vectors is not a plain SQLite file with a table of them.
+    case notAVectorFile(path: String, reason: String)
     /// The file has no bytes, or is an SQLite database without tables: only `index` builds in it.
     case emptyFile(path: String)
     /// Another program's SQLite database, left as it is.
@@ -37,7 +37,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the index at \(escaped(path)): \(reason)"
         case .notAnIndex(let path): "\(escaped(path)) is not an xkcd-search index, or it is damaged"
-        case .notAVectorFile(let path): "\(escaped(path)) is not a file of comic vectors (scripts/export-vectors.sh writes one)"
+        case .notAVectorFile(let path, let reason):
+            "\(escaped(path)) is not a file of comic vectors (\(reason); scripts/export-vectors.sh writes one)"
         case .emptyFile(let path):
             "\(escaped(path)) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(escaped(path))'"
         case .foreignDatabase(let path):

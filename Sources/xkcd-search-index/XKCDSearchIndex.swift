@@ -108,6 +108,9 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
         }
         bar?.finish()
+        if let problem = report.unusableFile {
+            Terminal.printError("--vectors not used: \(problem); the comics were embedded by the model instead")
+        }
         return report
     }
 
@@ -148,10 +151,16 @@ struct IndexSummary: Encodable {
     /// without a model.
     var embedded: Int?
     var vectorsImported: Int?
+    /// Rows of the `--vectors` file left out as no vector of the model, and comics the model
+    /// made no usable vector of; nil without a model.
+    var vectorRowsRefused: Int?
+    var embeddingFailed: Int?
 
     init(_ report: IndexReport, vectors: VectorReport?, database: ComicDatabase) {
         embedded = vectors?.embedded
         vectorsImported = vectors?.imported
+        vectorRowsRefused = vectors?.refusedRows
+        embeddingFailed = vectors?.failed
         latest = report.latest
         comicsFetched = report.comicsFetched
         explanationsFetched = report.explanationsFetched
@@ -181,6 +190,12 @@ struct IndexSummary: Encodable {
         }
         if let vectors, vectors.embedded + vectors.imported > 0 {
             parts.append("\(vectors.embedded + vectors.imported) comics embedded for search by meaning" + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
+        }
+        if let vectors, vectors.refusedRows > 0 {
+            parts.append("\(vectors.refusedRows) rows of the vectors file left out (no vector of this model: a wrong type or length, not of unit length, or given twice)")
+        }
+        if let vectors, vectors.failed > 0 {
+            parts.append("\(vectors.failed) comics not embedded: the model made no usable vector of them (its weights are damaged: run `make model` again)")
         }
         if !report.failures.isEmpty {
             let failures = report.failures.map { "#\($0.id) \($0.resource): \(sanitized($0.message))" }

@@ -45,7 +45,14 @@ struct InstallTests {
                 #expect(size > 0, "\(path) is empty")
             }
             for name in ["xkcd-search", "xkcd-search-index", "xkcd-search-image"] {
-                #expect(FileManager.default.isExecutableFile(atPath: destination.appendingPathComponent("usr/bin/\(name)").path))
+                let path = destination.appendingPathComponent("usr/bin/\(name)").path
+                #expect(FileManager.default.isExecutableFile(atPath: path))
+                // Stripped: no symbol table and no debug info (about 30 MB of each executable).
+                let sections = try await runTool(["readelf", "-S", "-W", path])
+                #expect(sections.status == 0, "readelf -S \(name): \(sections.output)")
+                #expect(sections.output.contains(" .text "), "readelf -S \(name) listed no sections: \(sections.output)")
+                let unstripped = [".debug_info", ".symtab"].filter { sections.output.contains(" \($0) ") }
+                #expect(unstripped.isEmpty, "the installed \(name) is not stripped: it has \(unstripped)")
             }
 
             // The man page renders, with every subcommand in it.
@@ -93,17 +100,43 @@ struct InstallTests {
             let meaning = stats.stdoutLines.first { $0.contains("by meaning:") }
             #expect(meaning?.contains("by meaning:    on (") == true, "\(stats)")
 
-            // make uninstall leaves no file behind.
+            // make uninstall leaves no file of its own behind.
             let uninstall = try await Self.make(["uninstall"] + variables)
             try #require(uninstall.status == 0, "make uninstall failed:\n\(uninstall.output)")
-            let left = FileManager.default.enumerator(atPath: destination.path)?.compactMap { item -> String? in
-                let path = item as! String
-                var isDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: destination.appendingPathComponent(path).path, isDirectory: &isDirectory)
-                return isDirectory.boolValue ? nil : path
-            } ?? []
+            let left = Self.files(under: destination)
             #expect(left.isEmpty, "make uninstall left \(left)")
             #expect(!FileManager.default.fileExists(atPath: share.appendingPathComponent("xkcd-search").path))
         }
+    }
+
+    /// `make uninstall` removes what `make install-files` put there and nothing else: files of
+    /// the person's own beside the installed ones, and in the model's directory, stay.
+    @Test(.timeLimit(.minutes(10)))
+    func uninstallRemovesOnlyWhatInstallPutThere() async throws {
+        let binDirectory = try BinaryRunner.locateExecutable().resolvingSymlinksInPath().deletingLastPathComponent()
+        try await withTemporaryDirectory { directory in
+            let destination = directory.appendingPathComponent("root")
+            let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN_DIR=\(binDirectory.path)"]
+            let install = try await Self.make(["install-files"] + variables)
+            try #require(install.status == 0, "make install-files failed:\n\(install.output)")
+            let own = ["usr/bin/xkcd-search-notes", "usr/share/man/man1/other.1", "usr/share/xkcd-search/model/notes.txt"]
+            for path in own {
+                try Data("mine\n".utf8).write(to: destination.appendingPathComponent(path))
+            }
+
+            let uninstall = try await Self.make(["uninstall"] + variables)
+            try #require(uninstall.status == 0, "make uninstall failed:\n\(uninstall.output)")
+            #expect(Self.files(under: destination) == own.sorted())
+        }
+    }
+
+    /// The paths of the files under `root` (not directories), relative to it, sorted.
+    static func files(under root: URL) -> [String] {
+        let items = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
+        return items.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
+        }.sorted()
     }
 }

@@ -47,7 +47,8 @@ import _XKCDTestSupport
     /// Replaces the first `old` in the JSON header by `new`, which has the same length.
     private func replaceInHeader(_ old: String, _ new: String, in data: inout Data) {
         precondition(old.utf8.count == new.utf8.count, "test programmer error: lengths differ")
-        let range = data.range(of: Data(old.utf8), in: 8..<12_000)!
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let range = data.range(of: Data(old.utf8), in: 8..<8 + length)!
         data.replaceSubrange(range, with: Data(new.utf8))
     }
 
@@ -113,9 +114,92 @@ import _XKCDTestSupport
         expectDamaged(directory, mentioning: edit.reason)
     }
 
+    /// The real model with its word-embedding table as `scripts/convert-model.py --layout int8`
+    /// stores it: embeddings within the reference's bound, as the float16 table's are.
+    @Test func int8WordEmbeddingsMatchTheReference() throws {
+        let directory = try damagedCopy { directory in try rewriteWeights(in: directory) { $0 = Self.int8Weights(from: $0) } }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let encoder = try SentenceEncoder(modelDirectory: directory)
+        for reference in Reference.shared.cases {
+            let similarity = cosine(encoder.embedding(for: reference.text), reference.embedding)
+            #expect(similarity >= 0.999, "\(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
+        }
+    }
+
+    /// Int8 only for the table read a row at a time, and only with its scales.
+    @Test(arguments: [
+        ("no scales", "no tensor embeddings.word_embeddings.scale"),
+        ("int8 layer norm", "embeddings.LayerNorm.bias has dtype I8, expected F32 or F16"),
+        ("float16 scales", "embeddings.word_embeddings.scale has dtype F16, expected F32"),
+    ])
+    func int8WhereItCannotBeRead(damage: String, reason: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                data = Self.int8Weights(from: data) { header in
+                    switch damage {
+                    case "no scales":
+                        header["embeddings.word_embeddings.scale"] = nil
+                    case "int8 layer norm":
+                        var norm = header["embeddings.LayerNorm.bias"] as! [String: Any]
+                        norm["dtype"] = "I8"
+                        norm["shape"] = [1536]
+                        header["embeddings.LayerNorm.bias"] = norm
+                    default:
+                        var scales = header["embeddings.word_embeddings.scale"] as! [String: Any]
+                        scales["dtype"] = "F16"
+                        scales["shape"] = [(scales["shape"] as! [Int])[0] * 2]
+                        header["embeddings.word_embeddings.scale"] = scales
+                    }
+                }
+            }
+        }
+        expectDamaged(directory, mentioning: reason)
+    }
+
+    /// `data`, a model file whose float16 word-embedding table is its last tensor, with that
+    /// table as int8 and the float32 scale of each row (its largest magnitude over 127) after it;
+    /// `edit` changes the header before it is written.
+    static func int8Weights(from data: Data, editing edit: (inout [String: Any]) -> Void = { _ in }) -> Data {
+        let headerLength = Int(UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+        let dataStart = 8 + headerLength
+        var header = try! JSONSerialization.jsonObject(with: data.subdata(in: 8..<dataStart)) as! [String: Any]
+        let name = "embeddings.word_embeddings.weight"
+        var table = header[name] as! [String: Any]
+        let (offsets, shape) = (table["data_offsets"] as! [Int], table["shape"] as! [Int])
+        precondition(table["dtype"] as? String == "F16" && dataStart + offsets[1] == data.count, "not a mixed-layout model")
+        let (rows, width) = (shape[0], shape[1])
+        var values = [Int8](repeating: 0, count: rows * width)
+        var scales = [Float](repeating: 1, count: rows)
+        data.withUnsafeBytes { raw in
+            let halves = raw.baseAddress! + dataStart + offsets[0]
+            func value(_ index: Int) -> Float { Float(halves.loadUnaligned(fromByteOffset: index * 2, as: Float16.self)) }
+            for row in 0..<rows {
+                let largest = (0..<width).reduce(Float(0)) { max($0, abs(value(row * width + $1))) }
+                if largest > 0 { scales[row] = largest / 127 }
+                for column in 0..<width {
+                    values[row * width + column] = Int8((value(row * width + column) / scales[row]).rounded())
+                }
+            }
+        }
+        let tableEnd = offsets[0] + rows * width
+        table["dtype"] = "I8"
+        table["data_offsets"] = [offsets[0], tableEnd]
+        header[name] = table
+        header["embeddings.word_embeddings.scale"] = ["dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4]]
+        edit(&header)
+        var headerBytes = try! JSONSerialization.data(withJSONObject: header)
+        headerBytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
+        var result = withUnsafeBytes(of: UInt64(headerBytes.count).littleEndian) { Data($0) }
+        result.append(headerBytes)
+        result.append(data.subdata(in: dataStart..<(dataStart + offsets[0])))
+        values.withUnsafeBytes { result.append(contentsOf: $0) }
+        scales.withUnsafeBytes { result.append(contentsOf: $0) }
+        return result
+    }
+
     @Test func missingVocabulary() throws {
         let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "vocab.txt")) }
-        expectDamaged(directory, mentioning: "vocabulary")
+        expectDamaged(directory, mentioning: "the file is missing")
     }
 
     @Test func shortVocabulary() throws {
@@ -165,5 +249,62 @@ import _XKCDTestSupport
     @Test func modelBesideTheBuildIsFound() throws {
         let located = try #require(SentenceEncoder.locateModel(environment: { _ in nil }))
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
+    }
+
+    /// Weights of the right shapes, but NaN, infinite, zero or negated: the model would make
+    /// NaN, zero or other vectors of every text.
+    @Test(arguments: ["nan", "infinity", "all zero", "negated"])
+    func poisonedWeights(_ poison: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in
+                if poison == "all zero" {
+                    let start = 8 + Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+                    data.resetBytes(in: start..<data.count)
+                } else if poison == "negated" {
+                    // Finite, of unit length after pooling, but not the model's vectors.
+                    let range = tensorRange("encoder.layer.5.output.dense.weight", in: data)
+                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) { data[offset] ^= 0x80 }
+                } else {
+                    let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
+                    let value: Float = poison == "nan" ? .nan : .infinity
+                    for offset in stride(from: range.lowerBound, to: range.lowerBound + 4 * 384, by: 4) {
+                        withUnsafeBytes(of: value.bitPattern.littleEndian) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+                    }
+                }
+            }
+        }
+        expectDamaged(directory, mentioning: "weights are broken")
+    }
+
+    /// A model converted before the converter wrote its check still opens: it must make a unit
+    /// vector of a fixed text.
+    @Test func aModelWithoutItsCheckOpens() throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { data in replaceInHeader("\"check_tokens\"", "\"other_tokens\"", in: &data) }
+        }
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        #expect(try SentenceEncoder(modelDirectory: directory).dimensions == 384)
+    }
+
+    /// A vocabulary of 200 MB on one line (a sparse file: no disk is used) is refused before it
+    /// is read, rather than read whole into memory.
+    @Test func hugeVocabulary() throws {
+        let directory = try damagedCopy { directory in
+            let url = directory.appending(path: "vocab.txt")
+            try FileManager.default.removeItem(at: url)
+            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 200 << 20)
+            try handle.close()
+        }
+        expectDamaged(directory, mentioning: "larger than 4 MB")
+    }
+
+    /// The byte range of tensor `name` in the safetensors bytes `data`.
+    private func tensorRange(_ name: String, in data: Data) -> Range<Int> {
+        let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+        let header = try! JSONSerialization.jsonObject(with: data[8..<8 + length]) as! [String: Any]
+        let offsets = (header[name] as! [String: Any])["data_offsets"] as! [Int]
+        return 8 + length + offsets[0]..<8 + length + offsets[1]
     }
 }

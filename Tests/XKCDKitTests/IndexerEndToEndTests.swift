@@ -87,6 +87,29 @@ struct IndexerEndToEndTests {
         }
     }
 
+    /// The latest number is believed up to one comic a day since the index's latest comic (or
+    /// since 2006 for a new index), and 100 more: what today is decides, so the test sets it.
+    @Test func theLatestNumberIsBelievedOnlyNearWhatIsKnown() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
+        func run(latest: Int, on day: String) async throws -> IndexReport {
+            let mirror = try makeMirror(latest: latest, in: directory.appendingPathComponent("\(latest)-\(day)"))
+            let today = try #require(ISO8601DateFormatter().date(from: "\(day)T12:00:00Z"))
+            return try await Indexer(
+                database: database, source: MirrorComicSource(directory: mirror), logger: quietLogger, today: { today }
+            ).run()
+        }
+        // #1190 on 2008-12-25: 1089 days since 2006-01-01, so at most #1189 by then; a day later,
+        // at most #1190.
+        await #expect(throws: IndexError.self) { _ = try await run(latest: 1190, on: "2008-12-25") }
+        #expect(try database.comicIDs().isEmpty)
+        #expect(try await run(latest: 1190, on: "2008-12-26").latest == 1190)
+        // The index's #1190 of 2013-03-25 and ten days: at most #1300.
+        await #expect(throws: IndexError.self) { _ = try await run(latest: 2207, on: "2013-04-04") }
+        #expect(try await run(latest: 2207, on: "2016-01-01").latest == 2207)
+    }
+
     @Test func newLatestComicIsTheOnlyNewNumberAskedFor() async throws {
         try await withIndexingHarness(latest: 3174) { harness in
             // The first 3174 numbers come from a mirror, which is quicker than 3174 requests; the

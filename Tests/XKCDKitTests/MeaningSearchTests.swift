@@ -222,7 +222,9 @@ struct VectorIndexerTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("not-vectors.sqlite")
         try Data("not a database at all, just some words".utf8).write(to: file)
-        #expect(throws: StoreError.self) { try ComicDatabase.vectors(inFile: file.path) }
+        #expect(throws: StoreError.notAVectorFile(path: file.path, reason: "not an SQLite file, or a damaged one")) {
+            try ComicDatabase.forEachVector(inFile: file.path, model: "m", dimensions: 384) { _ in true }
+        }
     }
 }
 
@@ -265,12 +267,15 @@ struct ShippedVectorsTests {
     @Test func reEmbeddingASampleGivesTheShippedVectors() async throws {
         let path = Self.shippedFile.path
         try #require(FileManager.default.fileExists(atPath: path), "no \(path): run `make snapshot-dir`")
-        let shipped = Dictionary(
-            try ComicDatabase.vectors(inFile: path).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        #expect(shipped.count == 3281)
-
         let (database, model) = try await embeddedFixtureIndex.value
         let identity = try model.encoder().get().identity
+        var shipped: [Comic.ID: ComicVector] = [:]
+        let refused = try ComicDatabase.forEachVector(inFile: path, model: identity, dimensions: 384) { vector in
+            shipped[vector.id] = vector
+            return true
+        }
+        #expect(shipped.count == 3281 && refused == 0)
+
         var compared = 0
         for (id, source) in try database.vectorSources() {
             let stored = try #require(shipped[id], "#\(id) has no shipped vector")
