@@ -12,6 +12,9 @@ public struct VectorReport: Sendable, Equatable {
     public var imported: Int
     /// Comics whose vectors were already current.
     public var current: Int
+    /// Comics whose text was read and tokenized to compare it with their vectors' (none when
+    /// the run was told no text changed and every comic had a vector of this model).
+    public var textsRead = 0
     /// True when the run was cancelled before embedding every comic; what it embedded is kept.
     public var isInterrupted = false
 }
@@ -62,21 +65,34 @@ public struct VectorIndexer: Sendable {
     /// - Parameters:
     ///   - shipped: a file of precomputed vectors (``ComicDatabase/vectors(inFile:)``); a vector
     ///     in it is used when it was made by this model from the same tokens.
+    ///   - textUnchanged: the caller stored no comic text since the last run (an index run
+    ///     that fetched nothing): when every comic has a vector of this model, no text is read.
+    ///     Reading and tokenizing every comic's text to find that out was most of a no-op run.
     ///   - progress: called after each comic with how many of those to embed are done.
     public func run(
-        importingFrom shipped: String? = nil, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
+        importingFrom shipped: String? = nil, textUnchanged: Bool = false,
+        progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
     ) async throws -> VectorReport {
         let sources = try database.vectorSources()
+        if textUnchanged {
+            let ids = try database.comicIDs()
+            let model = (identity: encoder.identity, dimensions: encoder.dimensions)
+            if ids.allSatisfy({ sources[$0].map { ($0.model, $0.dimensions) == model } ?? false }) {
+                return VectorReport(embedded: 0, imported: 0, current: ids.count)
+            }
+        }
         // Each comic's tokens are kept rather than its text (an explanation may run to
         // megabytes, of which the model reads 256 tokens), and text is read a few hundred comics
         // at a time.
         var pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)] = []
         var current = 0
+        var textsRead = 0
         let ids = try database.comicIDs()
         for start in stride(from: 0, to: ids.count, by: 256) {
             for document in try database.documents(ids: Array(ids[start..<min(start + 256, ids.count)])) {
                 let tokens = Self.passages(of: document).map(encoder.tokenIDs(for:))
                 let digest = Self.digest(of: tokens)
+                textsRead += 1
                 let source = VectorSource(model: encoder.identity, textDigest: digest, dimensions: encoder.dimensions)
                 if sources[document.id] == source {
                     current += 1
@@ -105,7 +121,7 @@ public struct VectorIndexer: Sendable {
         for batch in stride(from: 0, to: pending.count, by: batchSize).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
             // Between batches: each one stored is kept, and the next run goes on from there.
             guard !Task.isCancelled else {
-                return VectorReport(embedded: embedded, imported: imported, current: current, isInterrupted: true)
+                return VectorReport(embedded: embedded, imported: imported, current: current, textsRead: textsRead, isInterrupted: true)
             }
             let vectors = await withTaskGroup(of: [ComicVector].self) { group in
                 var made: [ComicVector] = []
@@ -134,7 +150,7 @@ public struct VectorIndexer: Sendable {
             try database.replaceVectors(vectors)
             embedded += batch.count
         }
-        return VectorReport(embedded: embedded, imported: imported, current: current)
+        return VectorReport(embedded: embedded, imported: imported, current: current, textsRead: textsRead)
     }
 
     /// Runs `work` on a Dispatch thread and waits for it without holding one of Swift's task

@@ -21,7 +21,7 @@ extension XKCDSearchIndex {
         bar?.finish()
         let usage = cache.usage()
         var line = "images: \(report.fetched) fetched, \(report.alreadyKept) already kept, \(report.unavailable.count) without one"
-        line += "; \(usage.images) kept (\(ByteCountFormatter.string(fromByteCount: Int64(usage.bytes), countStyle: .file))) in \(cache.directory.path)"
+        line += "; \(usage.images) kept (\(Terminal.size(usage.bytes))) in \(cache.directory.path)"
         if !report.failures.isEmpty {
             line += "; \(report.failures.count) failed, retried by the next run: "
                 + report.failures.map { "#\($0.id): \(sanitized($0.reason))" }.joined(separator: "; ")

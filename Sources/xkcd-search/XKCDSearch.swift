@@ -30,11 +30,10 @@ struct XKCDSearch: AsyncParsableCommand {
 enum Entry {
     static func main() {
         do {
-            let arguments = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
+            let arguments = try withImpliedCommand(GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
             if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
                 try request.runAsProcess()
             }
-            try checkCommandName(arguments.first)
             var command: any ParsableCommand
             do {
                 command = try XKCDSearch.parseAsRoot(arguments)
@@ -49,14 +48,52 @@ enum Entry {
         }
     }
 
-    /// A first word near a command's name but not one is taken as a mistyped command, not as
-    /// the arguments ArgumentParser would call unexpected: `serch` gets "did you mean 'search'?".
-    private static func checkCommandName(_ word: String?) throws {
-        guard let word, !word.hasPrefix("-"), word != "help" else { return }
-        let names = XKCDSearch.configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let meant = Spelling.nearest(to: word, among: names) {
+    /// The command a first word that names none implies, as other xkcd tools and the REPL take
+    /// them: a comic (`327`, `#327`, a link to it) is shown, other words are searched
+    /// (`xkcd-search bobby tables`). A word near a command's name is taken as a mistyped
+    /// command, not as a search: `serch` gets "did you mean 'search'?", as does `fav ad`.
+    /// `help` is for a command's help only.
+    private static func withImpliedCommand(_ arguments: [String]) throws -> [String] {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return arguments }
+        let commands = XKCDSearch.configuration.subcommands
+        if word == "help" {
+            let named = arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+            var command: any ParsableCommand.Type = XKCDSearch.self
+            for name in named {
+                guard let sub = command.configuration.subcommands.first(where: { names(of: $0).contains(name) }) else {
+                    throw unknownCommand(name, among: command.configuration.subcommands)
+                }
+                command = sub
+            }
+            return arguments
+        }
+        if let command = commands.first(where: { names(of: $0).contains(word) }) {
+            let subcommands = command.configuration.subcommands
+            if let next = arguments.dropFirst().first, !subcommands.isEmpty, !next.hasPrefix("-"),
+                !subcommands.contains(where: { names(of: $0).contains(next) })
+            {
+                throw unknownCommand(next, among: subcommands, of: word)
+            }
+            return arguments
+        }
+        if let meant = Spelling.nearest(to: word, among: commands.flatMap(names)) {
             throw ValidationError("unknown command \(quoted(word)); did you mean '\(meant)'?")
         }
+        let words = arguments.prefix { $0 != "--" && !$0.hasPrefix("-") }
+        if words.count == 1, (try? ComicReference(parsing: word)) != nil { return ["show"] + arguments }
+        return ["search"] + arguments
+    }
+
+    private static func names(of command: any ParsableCommand.Type) -> [String] {
+        [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
+    }
+
+    private static func unknownCommand(_ word: String, among commands: [any ParsableCommand.Type], of parent: String? = nil)
+        -> ValidationError
+    {
+        let kind = parent.map { "'\($0)' command" } ?? "command"
+        let meant = Spelling.nearest(to: word, among: commands.flatMap(names))
+        return ValidationError("unknown \(kind) \(quoted(word))" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
     }
 
     /// A usage error said in terms of what was most likely meant: a word to leave out of a search

@@ -46,7 +46,8 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
-            print("removed #\(removed.favourite.id) \(sanitized(removed.comic?.title ?? "")) from the favourites")
+            let name = ["#\(removed.favourite.id)", removed.comic.map { sanitized($0.title) }].compactMap { $0 }.joined(separator: " ")
+            print("removed \(name) from the favourites")
         }
     }
 
@@ -87,7 +88,7 @@ extension XKCDSearch.Fav {
         func run() throws {
             let entries = try global.openLibrary().favourites(taggedWith: tag)
             if json {
-                return try printJSON(entries.map {
+                return try JSONOutput.print(entries.map {
                     Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
                            added: $0.favourite.addedAt, tags: $0.favourite.tags, url: "https://xkcd.com/\($0.favourite.id)/")
                 })
@@ -109,11 +110,13 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let counts = try global.openLibrary().tagCounts()
-            if json { return try printJSON(counts) }
+            if json { return try JSONOutput.print(counts) }
             if counts.isEmpty { return print("no tags yet") }
-            let width = counts.map(\.tag.count).max() ?? 0
-            // Padded by characters: padding(toLength:) counts UTF-16 units, and cut "i̇stanbul".
-            for count in counts { print(count.tag + String(repeating: " ", count: width - count.tag.count) + "  \(count.count)") }
+            let width = counts.map { Terminal.columns(of: $0.tag) }.max() ?? 0
+            // Padded by the columns a terminal gives each tag: a CJK character takes two.
+            for count in counts {
+                print(count.tag + String(repeating: " ", count: width - Terminal.columns(of: count.tag)) + "  \(count.count)")
+            }
         }
     }
 
@@ -161,10 +164,14 @@ extension XKCDSearch.Fav {
             let numbers = { (ids: [Int]) in ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "") }
             var line = result.addedFavourites.isEmpty && result.addedTags == 0
                 ? "nothing new: all \(result.entries) favourites were here already"
-                : "added \(result.addedFavourites.count) favourites and \(result.addedTags) tags"
+                : "added \(counted(result.addedFavourites.count, "favourite")) and \(counted(result.addedTags, "tag"))"
                     + (result.addedFavourites.isEmpty ? "" : " (\(numbers(result.addedFavourites)))")
-            if !result.notInIndex.isEmpty { line += "; not in the index yet: \(numbers(result.notInIndex))" }
             print(line)
         }
     }
+}
+
+/// `1 favourite`, `2 favourites`.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
