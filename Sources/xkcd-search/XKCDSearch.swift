@@ -18,6 +18,11 @@ struct XKCDSearch: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Fav.self, About.self, Repl.self]
     )
+
+    /// The global options before a command are moved after it (``GlobalOptions/movedAfterTheCommand(_:)``);
+    /// declared here too so that the help lists them once and a shell completes their values
+    /// before the command (`xkcd-search --db <Tab>`), and for a bare `xkcd-search --db X`.
+    @OptionGroup var global: GlobalOptions
 }
 
 /// Runs the command line: a plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``)

@@ -16,6 +16,7 @@ struct ReadmeExampleTests {
         "xkcd-search index --images": "downloads 0.3 GB",
         "xkcd-search help <command>": "a placeholder",
         "xkcd-search --db /tmp/idx show 327": "a path of the reader's",
+        "xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show": "needs fzf and a person",
     ]
 
     /// The examples in the order of the README: the lines of the `sh` blocks that start with
@@ -26,10 +27,12 @@ struct ReadmeExampleTests {
         var inShellBlock = false
         var prose = ""
         func takeSpans() {
-            let spans = prose.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
-            examples += spans.filter { $0.hasPrefix("xkcd-search ") }
+            var pieces = prose.components(separatedBy: "`")
             // An unclosed span goes on on the next line.
-            prose = prose.components(separatedBy: "`").count % 2 == 0 ? "`" + prose.components(separatedBy: "`").last! : ""
+            let unclosed = pieces.count % 2 == 0 ? pieces.removeLast() : nil
+            let spans = pieces.enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            examples += spans.filter { $0.hasPrefix("xkcd-search ") }
+            prose = unclosed.map { "`" + $0 } ?? ""
         }
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") {

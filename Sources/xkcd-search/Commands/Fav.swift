@@ -27,8 +27,8 @@ extension XKCDSearch.Fav {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.", discussion: "Examples:\n  xkcd-search fav add 327 sql security")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
+        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic"), completion: comicCompletion) var comic: String
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String] = []
 
         func run() throws {
             let added = try global.openLibrary(writing: true)
@@ -55,7 +55,7 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.", discussion: "Examples:\n  xkcd-search fav tag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String]
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
@@ -68,7 +68,7 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.", discussion: "Examples:\n  xkcd-search fav untag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag")) var tags: [String]
+        @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
@@ -80,7 +80,7 @@ extension XKCDSearch.Fav {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.", discussion: "Examples:\n  xkcd-search fav list\n  xkcd-search fav list --tag physics --json")
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name")) var tag: String?
+        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name"), completion: tagCompletion) var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
 
         struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
@@ -174,4 +174,17 @@ extension XKCDSearch.Fav {
 /// `1 favourite`, `2 favourites`.
 func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// What a shell completes for a comic: the words; a number is typed.
+let comicCompletion = CompletionKind.list(["latest", "random"])
+
+/// The tags of the favourites, read from the index the command line names (`--db`) or the
+/// default one; none when it cannot be read.
+let tagCompletion = CompletionKind.custom { words, _, prefix in
+    let database = Array(zip(words, words.dropFirst())).last { $0.0 == "--db" }?.1
+    let logger = GlobalOptions.makeLogger(verbose: false)
+    let index = try? GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger)
+    let tags = index.flatMap { try? Library(database: $0).tagCounts() } ?? []
+    return tags.map(\.tag).filter { $0.hasPrefix(prefix) }
 }
