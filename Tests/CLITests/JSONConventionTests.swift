@@ -36,6 +36,12 @@ struct JSONConventionTests {
             #expect(!entries.isEmpty && entries.allSatisfy { $0.keys.contains("similarity") }, "\(entries)")
             #expect(entries.contains { $0["similarity"] is NSNull }, "a linked comic has no similarity: \(entries)")
 
+            // #3282 has no transcript on xkcd and no explain xkcd page in the fixtures.
+            let bare = try #require(try Self.oneLine(try await sandbox.run("show", "3282", "--explain", "--json")) as? [String: Any])
+            for key in ["transcript", "explanation", "trivia", "incomplete"] {
+                #expect(bare[key] is NSNull, "\(key): \(bare)")
+            }
+
             let link = try #require(try Self.oneLine(try await sandbox.run("link", "327", "--json")) as? [String: Any])
             #expect(link["line"] as? String == "xkcd #327: Exploits of a Mom https://xkcd.com/327/")
             #expect(link["num"] as? Int == 327 && link["url"] as? String == "https://xkcd.com/327/")

@@ -28,6 +28,18 @@ struct WordingTests {
         }
     }
 
+    /// A favourite whose comic the index no longer holds (an index built again from less)
+    /// is removed by number alone, with no gap where the title was.
+    @Test func removingAFavouriteWhoseComicIsGoneSaysItsNumber() async throws {
+        try await withBrowseSandbox { sandbox in
+            #expect(try await sandbox.run("fav", "add", "3282").status == 0)
+            let deleted = try await runTool(["sqlite3", sandbox.db, "DELETE FROM comic WHERE id = 3282"])
+            try #require(deleted.status == 0, "\(deleted.output)")
+            let output = try await sandbox.run("fav", "remove", "3282")
+            #expect(output.status == 0 && output.stdout == "removed #3282 from the favourites\n", "\(output)")
+        }
+    }
+
     @Test func noImagesIsZeroBytes() async throws {
         try await withBrowseSandbox { sandbox in
             let stats = try await sandbox.run("stats")
