@@ -102,13 +102,16 @@ enum Entry {
     }
 
     /// A usage error said in terms of what was most likely meant: a word to leave out of a search
-    /// (`-tables`), or a negative page or page size, which ArgumentParser reads as an option
-    /// (`--page -1` would be "missing value for '--page'").
+    /// (`-tables`), or a negative page, page size or timeout, which ArgumentParser reads as an
+    /// option (`--page -1` would be "missing value for '--page'").
     private static func explained(_ error: any Error, of arguments: [String]) -> any Error {
         let message = XKCDSearch.message(for: error)
         let words = arguments.dropFirst().prefix { $0 != "--" }
         for (option, value) in zip(words, words.dropFirst()) where ["--page", "--limit"].contains(option) && Int(value).map({ $0 < 0 }) == true {
             return ValidationError("\(option) must be 1 or more, not \(value)")
+        }
+        for (option, value) in zip(words, words.dropFirst()) where option == "--timeout" && Double(value).map({ $0 < 0 }) == true {
+            return IndexOptions.badTimeout(value)
         }
         if arguments.first == "search",
             let word = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && Int($0) == nil }),

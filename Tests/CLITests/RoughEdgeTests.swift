@@ -26,8 +26,9 @@ struct RoughEdgeTests {
         try await withTemporaryDirectory { directory in
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("index.sqlite").path
-            for value in ["-1", "0", "nan", "inf"] {
-                let output = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--timeout=\(value)"])
+            for timeout in [["--timeout", "-1"], ["--timeout=-1"], ["--timeout", "0"], ["--timeout", "nan"], ["--timeout=inf"]] {
+                let value = timeout.joined(separator: " ")
+                let output = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path] + timeout)
                 #expect(output.status == 2 && output.stderr.contains("--timeout must be a number of seconds above 0"), "\(value): \(output)")
                 #expect(!FileManager.default.fileExists(atPath: db), "\(value): nothing is indexed")
             }
