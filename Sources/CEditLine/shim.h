@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include <editline/readline.h>
 
 /// Installs `handler` for SIGINT without SA_RESTART, so that a blocked read() returns EINTR
@@ -16,6 +18,45 @@ static inline int xkcd_catch_sigint(void (*handler)(int)) {
     sigemptyset(&action.sa_mask);
     action.sa_flags = 0;
     return sigaction(SIGINT, &action, NULL);
+}
+
+/// The terminal's settings before the line editor first changed them (see below). A static
+/// in a function: Swift emits the C functions it calls, not a header's global variables.
+static inline struct termios *xkcd_terminal_settings(void) {
+    static struct termios settings;
+    return &settings;
+}
+
+/// Puts the terminal back as it was, then dies of `signal` as if it had not been caught (the
+/// signal is blocked in its handler, so it is delivered when the handler returns). tcsetattr
+/// and sigaction are async-signal-safe.
+static void xkcd_restore_terminal_and_die(int signal) {
+    tcsetattr(STDIN_FILENO, TCSANOW, xkcd_terminal_settings());
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, NULL);
+    raise(signal);
+}
+
+/// Saves the terminal's settings and restores them when SIGTERM, SIGHUP or SIGQUIT ends the
+/// process: libedit keeps echo off while it waits for a key, and its own signal handling, which
+/// would restore them, is off (see xkcd_editline_configure). A signal the process was started
+/// ignoring (nohup) stays ignored. Returns 0, or -1 when standard input is not a terminal.
+static inline int xkcd_restore_terminal_on_termination(void) {
+    if (tcgetattr(STDIN_FILENO, xkcd_terminal_settings()) != 0) return -1;
+    const int signals[] = {SIGTERM, SIGHUP, SIGQUIT};
+    for (unsigned index = 0; index < sizeof signals / sizeof signals[0]; index++) {
+        struct sigaction previous;
+        if (sigaction(signals[index], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = xkcd_restore_terminal_and_die;
+        sigemptyset(&action.sa_mask);
+        sigaction(signals[index], &action, NULL);
+    }
+    return 0;
 }
 
 /// Unblocks SIGINT in the calling thread and saves the previous mask in `old` (Dispatch's worker

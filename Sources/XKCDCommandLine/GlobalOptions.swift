@@ -125,9 +125,15 @@ public struct GlobalOptions: ParsableArguments {
             throw MissingIndex(path: path)
         }
         let start = ContinuousClock.now
-        let database = try ComicDatabase.open(at: path, connections: connections, creating: creating) {
-            Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)")
+        // `index` itself holds the index-run lock: another writer is never an index run to it.
+        var waiting: (@Sendable () -> Void)?
+        if !creating {
+            waiting = { Terminal.printError("waiting for 'xkcd-search index' to finish writing to the index") }
         }
+        let database = try ComicDatabase.open(
+            at: path, connections: connections, creating: creating,
+            upgrading: { Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)") },
+            waiting: waiting)
         if logger.logLevel <= .info {
             let mode = database.isReadOnly ? "for reading" : "for reading and writing"
             logger.info("opened the index \(path) \(mode) in \(milliseconds(since: start))")

@@ -27,13 +27,17 @@ public struct ImageOptions: ParsableArguments {
     public var imageFormat: Format = .auto
 
     @Option(help: ArgumentHelp(
-        "The most room the image may take, COLUMNSxROWS (default: the terminal's width, two screens high).",
+        "The most room the image may take, COLUMNSxROWS (default: the terminal's width, one screen high with the title).",
         valueName: "size"))
     public var imageSize: String?
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
     public var imageURL = defaultImageURL
     public static let defaultImageURL = "https://imgs.xkcd.com"
+
+    /// `xkcd-search-image --for-pager`'s exit status when the image is in a pixel format, which
+    /// a pager cannot show: nothing was drawn, and the terminal itself must take it.
+    public static let needsTheTerminalStatus: Int32 = 4
 
     public init() {}
 
@@ -66,10 +70,16 @@ public struct ImageOptions: ParsableArguments {
         ["--image-format", imageFormat.rawValue, "--image-url", imageURL] + (imageSize.map { ["--image-size", $0] } ?? [])
     }
 
-    /// The room for the image: `--image-size`, or the terminal's width and twice its height (80×24
-    /// when it is not a terminal), with the cell size in pixels when the terminal reports it.
+    /// The room for the image: `--image-size`, or the terminal's width and its height less two
+    /// rows (80×24 when it is not a terminal), with the cell size in pixels when the terminal
+    /// reports it. The two rows are the comic's title above the image and the pager's prompt
+    /// or the first line of text below it: image and title are seen together, as chafa and
+    /// other xkcd viewers fit an image to the screen.
+    ///
+    /// The terminal is standard output's, or standard error's when the image is drawn into a
+    /// file to be paged with the text.
     public var box: (columns: Int, rows: Int, cellWidth: Int?, cellHeight: Int?) {
-        let window = Terminal.windowSize
+        let window = Terminal.windowSize ?? Terminal.windowSize(of: STDERR_FILENO)
         let (columns, rows) = window.map { (Int($0.ws_col), Int($0.ws_row)) } ?? (Terminal.width ?? 80, 24)
         let size = window ?? winsize()
         let reportsPixels = size.ws_xpixel > 0 && size.ws_ypixel > 0
@@ -78,7 +88,7 @@ public struct ImageOptions: ParsableArguments {
         if let asked = imageSize.flatMap(Self.size) {
             return (asked.columns, asked.rows, cellWidth, cellHeight)
         }
-        return (columns, rows * 2 - 2, cellWidth, cellHeight)
+        return (columns, max(1, rows - 2), cellWidth, cellHeight)
     }
 
     static func size(_ text: String) -> (columns: Int, rows: Int)? {
@@ -92,6 +102,10 @@ public struct ImageOptions: ParsableArguments {
     static func validateBaseURL(_ value: String, option: String) throws {
         guard let url = URL(string: value), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("\(option) must be an http or https URL, not '\(value)'")
+        }
+        // libcurl would refuse it as a malformed URL, which reads like a network failure.
+        if let port = url.port, !(1...65535).contains(port) {
+            throw ValidationError("\(option) names port \(port), which is not a port (1 to 65535)")
         }
     }
 }

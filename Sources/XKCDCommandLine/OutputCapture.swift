@@ -69,6 +69,9 @@ public final class OutputCapture: Sendable {
         }
     }
 
+    /// Whether standard output is being collected (the REPL pages it afterwards).
+    public static var isCollecting: Bool { current.withLock { $0 != nil } }
+
     /// Runs `body` with the real terminal as standard output when a capture is in progress (a
     /// child process that draws on it inherits it), after writing out what was collected so far;
     /// then collects again. Without a capture it just runs `body`.

@@ -62,6 +62,8 @@ public enum Pager {
             close(ends[1])
             return
         }
+        // Kept (not inherited by children) so that colour and width follow the terminal.
+        Terminal.pagedTerminal = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
         dup2(ends[1], STDOUT_FILENO)
         close(ends[1])
         pager = pid

@@ -12,7 +12,16 @@ public enum Terminal {
         case auto, always, never
     }
 
-    public static var isStandardOutputATerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether what this process prints ends up on a terminal: standard output is one, or a
+    /// pager started by ``Pager/start(unless:)`` reads it and writes to one.
+    public static var isStandardOutputATerminal: Bool { isatty(outputTerminal) == 1 }
+
+    /// Where printed text is finally shown: standard output, or once a pager reads standard
+    /// output (a pipe), the terminal standard output was before. Colour and width are decided
+    /// for that terminal, not for the pipe: `less -R` shows the colour, and text wrapped to the
+    /// terminal needs no breaking mid-word by the pager.
+    nonisolated(unsafe) static var pagedTerminal: Int32?
+    static var outputTerminal: Int32 { pagedTerminal ?? STDOUT_FILENO }
     public static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Colour follows the choice, then NO_COLOR (https://no-color.org), then whether stdout is a terminal.
@@ -27,12 +36,14 @@ public enum Terminal {
         }
     }
 
-    /// The size of the terminal on stdout (columns, rows and, when it reports them, pixels), or
-    /// nil when stdout is not a terminal.
-    public static var windowSize: winsize? {
+    /// The size of the terminal the output ends up on (columns, rows and, when it reports them,
+    /// pixels), or nil when that is not a terminal.
+    public static var windowSize: winsize? { windowSize(of: outputTerminal) }
+
+    /// The size of the terminal on `descriptor`, or nil when it is not one.
+    public static func windowSize(of descriptor: Int32) -> winsize? {
         var size = winsize()
-        guard isStandardOutputATerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0,
-            size.ws_row > 0
+        guard isatty(descriptor) == 1, ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0
         else { return nil }
         return size
     }
@@ -111,7 +122,7 @@ public enum Terminal {
     }
 
     /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls
-    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi overrides and isolates.
+    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi marks, overrides and isolates.
     /// They can only be inside strings, where `\uXXXX` means the same character.
     public static func escapingControls(inJSON data: Data) -> Data {
         var out = Data()
@@ -140,7 +151,7 @@ public enum Terminal {
 
 /// Removes control characters that the data may hold, so that nothing from the index can move
 /// the cursor or change the terminal's state: C0 and C1 controls and DEL, and the bidi
-/// overrides and isolates (#1137 "RTL"). Tab, line feed and carriage return become spaces,
+/// marks, overrides and isolates (#1137 "RTL"). Tab, line feed and carriage return become spaces,
 /// line feeds stay when asked.
 ///
 /// Byte by byte: every snippet holds an ellipsis, whose lead byte 0xE2 the bidi controls share,
@@ -178,14 +189,16 @@ public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
 }
 
 /// The length in bytes of the character at `index` of UTF-8 `bytes` if it is one that could
-/// change a terminal's state, else 0: C0 controls and DEL (1), C1 controls U+0080-U+009F (2),
-/// the bidi overrides and isolates U+202A-U+202E and U+2066-U+2069 (3).
+/// change a terminal's state or the direction of the text around it, else 0: C0 controls and
+/// DEL (1), C1 controls U+0080-U+009F and the Arabic letter mark U+061C (2), the bidi marks
+/// U+200E-U+200F, overrides and isolates U+202A-U+202E and U+2066-U+2069 (3).
 func controlLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
     switch bytes[index] {
     case 0x00..<0x20, 0x7F: return 1
     case 0xC2 where index + 1 < bytes.count && (0x80..<0xA0).contains(bytes[index + 1]): return 2
+    case 0xD8 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: return 2
     case 0xE2 where index + 2 < bytes.count
-        && ((bytes[index + 1] == 0x80 && (0xAA...0xAE).contains(bytes[index + 2]))
+        && ((bytes[index + 1] == 0x80 && ((0xAA...0xAE).contains(bytes[index + 2]) || (0x8E...0x8F).contains(bytes[index + 2])))
             || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
         return 3
     default: return 0

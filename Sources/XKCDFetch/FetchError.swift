@@ -66,6 +66,21 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// What went wrong, without the path asked for or the tries: the same for every request to
+    /// a host that is down, so that a run can tell a host that fails every request from one
+    /// that failed a few ("could not connect to imgs.xkcd.com (connection refused)").
+    public var cause: String {
+        switch self {
+        case let .httpStatus(host, _, status, _): "\(host) answered HTTP \(status)"
+        case let .rateLimited(host, _, _): "rate limited by \(host)"
+        case let .timedOut(host, _, _): "\(host) did not answer in time"
+        case let .connectionFailed(host, _, reason, _): "could not connect to \(host) (\(reason))"
+        case let .incompleteBody(host, _, _, _, _): "incomplete bodies from \(host)"
+        case let .refused(host, _, reason, _): "refused \(host): \(reason)"
+        case .malformedJSON, .unexpectedJSON, .apiError, .unreadableFile, .cacheWriteFailed, .notCached: description
+        }
+    }
+
     private static func after(_ attempts: Int) -> String {
         attempts == 1 ? "after 1 try" : "after \(attempts) tries"
     }

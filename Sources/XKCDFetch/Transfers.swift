@@ -79,7 +79,7 @@ struct Transfers: Sendable {
             guard (300..<400).contains(response.statusCode), let location else {
                 return hop.map { ($0.0, $0.1) }
             }
-            guard isAllowed(location) else {
+            guard isAllowed(location, redirectedFrom: request.url) else {
                 let hosts = limits.hosts.sorted().joined(separator: " or ")
                 return .failure(Refusal(
                     reason: "redirected to \(location.absoluteString.prefix(100)), which is not http(s) on \(hosts)",
@@ -87,18 +87,21 @@ struct Transfers: Sendable {
             }
             url = location
         }
-        return .failure(URLError(.httpTooManyRedirects))
+        return .failure(Refusal(
+            reason: "redirected more than \(Self.maxRedirects) times (the server redirects in a loop)", isRetryable: false))
     }
 
-    /// An http(s) URL on a configured site. Another port of the same host is another server, but
-    /// a configured site's move from http to https (port 80 to 443) is allowed.
-    private func isAllowed(_ url: URL) -> Bool {
+    /// An http(s) URL on a configured site or on the site first asked (an image host that is
+    /// not one of the configured sites). Another port of the same host is another server, but
+    /// a site's move from http to https (port 80 to 443) is allowed.
+    private func isAllowed(_ url: URL, redirectedFrom original: URL?) -> Bool {
         guard ["http", "https"].contains(url.scheme?.lowercased() ?? ""), let site = Limits.site(of: url),
             let host = url.host?.lowercased()
         else { return false }
-        if limits.hosts.contains(site) { return true }
+        let sites = limits.hosts.union(original.flatMap(Limits.site(of:)).map { [$0] } ?? [])
+        if sites.contains(site) { return true }
         let usesOwnPort = url.port == nil || url.port == (url.scheme?.lowercased() == "https" ? 443 : 80)
-        return usesOwnPort && (limits.hosts.contains("\(host):80") || limits.hosts.contains("\(host):443"))
+        return usesOwnPort && (sites.contains("\(host):80") || sites.contains("\(host):443"))
     }
 
     private func tooLarge(announced bytes: Int) -> Refusal {
@@ -160,7 +163,12 @@ struct Transfers: Sendable {
             // The whole-transfer limit, or no byte for the idle timeout.
             let isWholeTransfer = ContinuousClock.now - hopStart >= timeLeft - .milliseconds(200)
             return .failure(isWholeTransfer ? deadlinePassed : URLError(.timedOut))
-        case CURLE_COULDNT_CONNECT: return .failure(URLError(.cannotConnectToHost))
+        case CURLE_COULDNT_CONNECT:
+            // Refused, or no route to the host (no network): told apart for the message.
+            var osError = 0
+            _ = xkcd_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
+            let unreachable = osError == Int(ENETUNREACH) || osError == Int(EHOSTUNREACH)
+            return .failure(URLError(unreachable ? .notConnectedToInternet : .cannotConnectToHost))
         case CURLE_COULDNT_RESOLVE_HOST: return .failure(URLError(.cannotFindHost))
         case CURLE_UNSUPPORTED_PROTOCOL: return .failure(URLError(.unsupportedURL))
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION: return .failure(URLError(.secureConnectionFailed))

@@ -35,7 +35,7 @@ public enum XKCDJSON {
             throw .unexpectedJSON(source: source, detail: "bad date \(dto.year)-\(dto.month)-\(dto.day)")
         }
         return Comic(
-            id: dto.num, title: dto.title, safeTitle: dto.safe_title ?? "", alt: dto.alt ?? "",
+            id: dto.num.value, title: dto.title, safeTitle: dto.safe_title ?? "", alt: dto.alt ?? "",
             transcript: dto.transcript ?? "", imageURL: dto.img ?? "", link: dto.link ?? "",
             news: dto.news ?? "", date: ComicDate(year: year, month: month, day: day))
     }
@@ -47,7 +47,7 @@ public enum XKCDJSON {
 
     // Keys as the API spells them.
     private struct ComicDTO: Decodable {
-        var num: Int
+        var num: ComicNumber
         var title: String
         var safe_title: String?
         var alt: String?
@@ -58,6 +58,22 @@ public enum XKCDJSON {
         var year: String
         var month: String
         var day: String
+    }
+}
+
+/// A comic number: a whole number. `1e30` or `3.5` is said to be no comic number, not JSON
+/// that cannot be read.
+private struct ComicNumber: Decodable {
+    var value: Int
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        do {
+            value = try container.decode(Int.self)
+        } catch {
+            guard let number = try? container.decode(Double.self) else { throw error }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(number) is not a comic number")
+        }
     }
 }
 

@@ -9,8 +9,9 @@ public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertibl
     case noImage(comic: Comic.ID)
     /// The server answered 404.
     case notFound(url: String)
-    /// No network, a timeout, a 5xx on every try…
-    case fetchFailed(reason: String)
+    /// No network, a timeout, a 5xx on every try…; `cause` is the same for every image of a
+    /// host that is down (``FetchError/cause``).
+    case fetchFailed(reason: String, cause: String)
 
     public var description: String {
         switch self {
@@ -18,7 +19,7 @@ public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertibl
             "#\(id) has no image of its own: it is an interactive comic, at https://xkcd.com/\(id)/"
         case .notFound(let url):
             "\(url) does not exist (HTTP 404)"
-        case .fetchFailed(let reason):
+        case .fetchFailed(let reason, _):
             reason
         }
     }
@@ -32,6 +33,11 @@ public struct ImageReport: Sendable {
     public var unavailable: [Comic.ID] = []
     /// Failed this run (network, 5xx, could not write); the next run asks again.
     public var failures: [(id: Comic.ID, reason: String)] = []
+    /// Why the run stopped before the end: the same failure for every image of a run of
+    /// ``ImageFetcher/consecutiveFailureLimit`` (a host that refuses every connection).
+    public var stoppedBecause: String?
+    /// Whether the run was cancelled (Ctrl-C) before the end.
+    public var isInterrupted = false
 }
 
 /// Fetches comic images through ``HTTPComicSource`` into an ``ImageCache``, once each.
@@ -49,15 +55,32 @@ public struct ImageFetcher: Sendable {
         self.baseURL = baseURL
     }
 
-    /// The kept image, or else the image fetched now and kept.
+    /// How many images in a row may fail for the same cause before a run stops: a host that
+    /// refuses every connection would otherwise be asked for all 3,000 images.
+    public static let consecutiveFailureLimit = 10
+
+    /// The kept image, or else the image fetched now and kept. An image that cannot be had is
+    /// remembered as missing (``ImageCache/rememberMissing(comic:imageURL:reason:)``), so that
+    /// `show` does not wait for it again for a while.
     public func image(comic id: Comic.ID, imageURL: String) async throws(ImageUnavailable) -> Data {
         if let kept = cache.image(comic: id, imageURL: imageURL) { return kept }
-        let data = try await fetch(comic: id, imageURL: imageURL)
+        let data: Data
+        do throws(ImageUnavailable) {
+            data = try await fetch(comic: id, imageURL: imageURL)
+        } catch {
+            if case .noImage = error {} else if !Task.isCancelled {
+                cache.rememberMissing(comic: id, imageURL: imageURL, reason: error.description)
+            }
+            throw error
+        }
         try? cache.keep(data, comic: id, imageURL: imageURL)  // shown even when it cannot be kept
         return data
     }
 
     /// Fetches the images the cache lacks, `width` at a time (the source limits each host too).
+    /// Stops early when the task is cancelled (``ImageReport/isInterrupted``) or after
+    /// ``consecutiveFailureLimit`` failures in a row for the same cause
+    /// (``ImageReport/stoppedBecause``); what was kept stays.
     public func fetchMissing(
         _ comics: [(id: Comic.ID, imageURL: String)], width: Int,
         progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
@@ -78,15 +101,17 @@ public struct ImageFetcher: Sendable {
         progress(state)
         await withTaskGroup(of: (Comic.ID, Result<Void, ImageUnavailable>).self) { group in
             var next = missing.makeIterator()
+            var run: (cause: String, count: Int)?
             func enqueue() {
-                guard let comic = next.next() else { return }
+                guard !Task.isCancelled, report.stoppedBecause == nil, let comic = next.next() else { return }
                 group.addTask {
                     do throws(ImageUnavailable) {
                         let data = try await fetch(comic: comic.id, imageURL: comic.imageURL)
                         do {
                             try cache.keep(data, comic: comic.id, imageURL: comic.imageURL)
                         } catch {
-                            return (comic.id, .failure(.fetchFailed(reason: "could not keep it: \(error.localizedDescription)")))
+                            let reason = "could not keep it: \(error.localizedDescription)"
+                            return (comic.id, .failure(.fetchFailed(reason: reason, cause: reason)))
                         }
                         return (comic.id, .success(()))
                     } catch {
@@ -96,17 +121,36 @@ public struct ImageFetcher: Sendable {
             }
             for _ in 0..<max(1, width) { enqueue() }
             while let (id, result) = await group.next() {
-                enqueue()
+                // A transfer cut short by Ctrl-C is neither fetched nor failed.
+                if Task.isCancelled {
+                    report.isInterrupted = true
+                    group.cancelAll()
+                    continue
+                }
                 switch result {
-                case .success: report.fetched += 1
-                case .failure(.notFound), .failure(.noImage): report.unavailable.append(id)
+                case .success:
+                    report.fetched += 1
+                    run = nil
+                case .failure(.notFound), .failure(.noImage):
+                    report.unavailable.append(id)
+                    run = nil
                 case .failure(let error):
                     report.failures.append((id, error.description))
                     state.failed += 1
+                    let cause = if case .fetchFailed(_, let cause) = error { cause } else { error.description }
+                    run = (cause, (run?.cause == cause ? run?.count ?? 0 : 0) + 1)
+                    if let run, run.count >= Self.consecutiveFailureLimit, report.stoppedBecause == nil {
+                        report.stoppedBecause = "\(run.count) images in a row failed: \(run.cause)"
+                    }
                 }
                 state.completed += 1
                 progress(state)
+                enqueue()
             }
+        }
+        // Cancelled before the first image, or while the last ones were in flight.
+        if Task.isCancelled, report.fetched + report.unavailable.count + report.failures.count < missing.count {
+            report.isInterrupted = true
         }
         report.unavailable.sort()
         report.failures.sort { $0.id < $1.id }
@@ -129,8 +173,10 @@ public struct ImageFetcher: Sendable {
             return response.data
         } catch let error as ImageUnavailable {
             throw error
+        } catch let error as FetchError {
+            throw .fetchFailed(reason: error.description, cause: error.cause)
         } catch {
-            throw .fetchFailed(reason: "\(error)")
+            throw .fetchFailed(reason: "\(error)", cause: "\(error)")
         }
     }
 }

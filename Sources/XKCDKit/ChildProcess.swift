@@ -16,11 +16,12 @@ public enum ChildProcess {
     ///     handles it); this process ignores it meanwhile.
     ///   - standardInput: a descriptor to give the child as its standard input (a pager's text);
     ///     this process's when nil.
+    ///   - standardOutput: likewise for its standard output (a file to read the drawn image from).
     /// - Returns: the exit status, or 128 plus the signal that ended it.
     /// - Throws: `POSIXError` when the program could not be started.
     public static func run(
         _ path: String, arguments: [String], environment: [String: String]? = nil, handsInterruptsToChild: Bool = false,
-        standardInput: Int32? = nil
+        standardInput: Int32? = nil, standardOutput: Int32? = nil
     ) throws(POSIXError) -> Int32 {
         // The whole previous action, flags included, to put back: `signal` would put the handler
         // back with SA_RESTART, and the REPL's Ctrl-C at the prompt needs it without.
@@ -30,7 +31,8 @@ public enum ChildProcess {
             signal(SIGINT, SIG_IGN)
         }
         defer { if handsInterruptsToChild { sigaction(SIGINT, &previous, nil) } }
-        let pid = try spawn(path, arguments: arguments, environment: environment, standardInput: standardInput)
+        let pid = try spawn(
+            path, arguments: arguments, environment: environment, standardInput: standardInput, standardOutput: standardOutput)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
@@ -39,9 +41,10 @@ public enum ChildProcess {
     /// Starts `path` with `arguments` and returns its process id without waiting. The child
     /// starts with Ctrl-C as it should be, even while this process ignores it.
     ///
-    /// - Parameters: as ``run(_:arguments:environment:handsInterruptsToChild:standardInput:)``.
+    /// - Parameters: as ``run(_:arguments:environment:handsInterruptsToChild:standardInput:standardOutput:)``.
     public static func spawn(
-        _ path: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil
+        _ path: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil,
+        standardOutput: Int32? = nil
     ) throws(POSIXError) -> pid_t {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -59,6 +62,7 @@ public enum ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         if let standardInput { posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO) }
+        if let standardOutput { posix_spawn_file_actions_adddup2(&actions, standardOutput, STDOUT_FILENO) }
         var pid: pid_t = 0
         let spawned =
             if let environmentList {

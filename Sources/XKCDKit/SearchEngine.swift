@@ -298,6 +298,14 @@ public struct SearchEngine: Sendable {
             words += try snapshot.commonWords(startingWith: prefix, limit: 3)
         }
         var terms = try snapshot.termScores(for: words, weights: weights)
+        if !terms.isFromCurrentIndex {
+            // The ranking index lacks the comics stored since it was built (a run of the indexer
+            // was killed before rebuilding it): FTS5 scores what matches, with the same field
+            // weights, until the next run rebuilds it.
+            let scores = try snapshot.fullTextScores(matching: text, fieldWeights: weights.fields)
+            terms.scores = [Double](repeating: 0, count: max(terms.scores.count, (scores.keys.max() ?? -1) + 1))
+            for (id, score) in scores { terms.scores[id] = score }
+        }
         let holdingQuote = try addQuotedSpeechBonus(quoted, to: &terms, in: snapshot)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts

@@ -11,7 +11,8 @@ import Glibc
 ///
 /// libedit's own signal handling is off (`rl_catch_signals = 0`); keys are read by
 /// ``readKey(_:)``, which turns the `EINTR` that Ctrl-C causes (see ``SignalInterrupts``) into
-/// the end of a line that is then thrown away. libedit keeps one editor per process, so only
+/// the end of a line that is then thrown away. SIGTERM, SIGHUP and SIGQUIT put the terminal's
+/// settings back before they end the process. libedit keeps one editor per process, so only
 /// one `LineEditor` may exist at a time.
 public final class LineEditor: LineSource {
     private let historyFile: URL
@@ -26,6 +27,9 @@ public final class LineEditor: LineSource {
         self.historyLimit = historyLimit
         Self.useUTF8Locale()
         activeCompleter.withLock { $0 = completer }
+        // Before libedit first turns echo off: SIGTERM or SIGHUP at the prompt must not leave
+        // the terminal without it.
+        _ = xkcd_restore_terminal_on_termination()
         xkcd_editline_configure(readKey, complete)
         try? FileManager.default.createDirectory(
             at: historyFile.deletingLastPathComponent(), withIntermediateDirectories: true)

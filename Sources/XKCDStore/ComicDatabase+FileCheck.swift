@@ -175,12 +175,96 @@ extension ComicDatabase {
     }
 
     /// Whether another process holds the index-run lock of `path`.
+    ///
+    /// Through a descriptor kept open for the rest of the process: closing any descriptor of
+    /// the file would drop the POSIX locks SQLite's connections hold on it (see
+    /// ``kindOfFile(at:)``), and a process that then closes its last connection takes the file
+    /// for unused and deletes the write-ahead log under a transaction of ours.
     static func isBeingIndexed(_ path: String) -> Bool {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let resolved = resolvedPath(path)
+        let descriptor = probeDescriptors.withLock { descriptors -> Int32 in
+            if let kept = descriptors[resolved] { return kept }
+            let opened = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            if opened >= 0 { descriptors[resolved] = opened }
+            return opened
+        }
         guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 { return false }
-        return errno == EWOULDBLOCK
+        guard flock(descriptor, LOCK_SH | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+        // Held no longer than the look: an index run starting now must get its lock.
+        _ = flock(descriptor, LOCK_UN)
+        return false
+    }
+
+    /// The descriptors ``isBeingIndexed(_:)`` looks through, by resolved path; never closed.
+    private static let probeDescriptors = Mutex<[String: Int32]>([:])
+}
+
+/// What a connection does while another process holds the lock it needs (SQLite's busy
+/// handler): it waits up to `timeout`, and past that as long as an index run holds the file, up
+/// to ``indexRunLimit`` in all. An index run's longest transactions (the full-text index of
+/// every comic rebuilt) can outlast any fixed timeout on a busy machine, and a favourite added
+/// meanwhile waits its turn rather than fail; a run that has ended holds nothing, and a wait
+/// for a process that is not indexing still ends at `timeout`.
+final class BusyWait: Sendable {
+    /// The longest wait for an index run, which only a run that hangs reaches.
+    static let indexRunLimit: Duration = .seconds(600)
+
+    private struct State {
+        var start = ContinuousClock.now
+        var lastLook = ContinuousClock.now
+        var isIndexing = false
+    }
+
+    private let path: String
+    private let timeout: Duration
+    private let waiting: (@Sendable () -> Void)?
+    private let state = Mutex(State())
+    /// `waiting` is called once per process, whichever connection waits.
+    private static let hasSaidWaiting = Atomic<Bool>(false)
+
+    init(path: String, timeout: Duration, waiting: (@Sendable () -> Void)?) {
+        self.path = path
+        self.timeout = timeout
+        self.waiting = waiting
+    }
+
+    /// SQLite's busy handler: true to try the lock again after a short sleep.
+    var retry: Database.BusyCallback {
+        { [self] tries in
+            let now = ContinuousClock.now
+            let (waited, isIndexing) = state.withLock { state -> (Duration, Bool) in
+                if tries == 0 { state = State(start: now, lastLook: now, isIndexing: false) }
+                // The lock file is looked at twice a second, not at every retry.
+                if tries == 0 || now - state.lastLook >= .milliseconds(500) {
+                    state.lastLook = now
+                    state.isIndexing = ComicDatabase.isBeingIndexed(path)
+                }
+                return (now - state.start, state.isIndexing)
+            }
+            if isIndexing, waited >= .seconds(1), let waiting, !Self.hasSaidWaiting.exchange(true, ordering: .relaxed) {
+                waiting()
+            }
+            guard waited < timeout || (isIndexing && waited < Self.indexRunLimit) else { return false }
+            usleep(10_000)
+            return true
+        }
+    }
+}
+
+/// The write-ahead log and shared-memory files of a database that were not there when this was
+/// made, to be removed when the database is refused.
+struct NewLogFiles {
+    private let paths: [String]
+
+    init(beside path: String) {
+        paths = [path + "-wal", path + "-shm"].filter { access($0, F_OK) != 0 }
+    }
+
+    /// Removes them, unless a log holds something: then another process wrote to the file.
+    func remove() {
+        var info = stat()
+        guard paths.allSatisfy({ !$0.hasSuffix("-wal") || stat($0, &info) != 0 || info.st_size == 0 }) else { return }
+        for path in paths { unlink(path) }
     }
 }
 

@@ -53,7 +53,8 @@ public struct ComicDatabase: Sendable {
         self.writer = writer
     }
 
-    /// Seconds a connection waits for another process's write before it reports the index busy.
+    /// Seconds a connection waits for another process's write before it reports the index busy,
+    /// unless an index run holds the file (see ``BusyWait``).
     static let busyTimeout: TimeInterval = 10
 
     /// Opens (or creates) the index file, in WAL mode.
@@ -64,9 +65,31 @@ public struct ComicDatabase: Sendable {
     ///
     /// - Parameter creating: build a new index in a missing or empty file (`index` alone).
     /// - Parameter upgrading: see ``init(_:upgrading:)``.
+    /// - Parameter waiting: called once when a write waits for an index run to finish its own
+    ///   (see ``BusyWait``).
     public static func open(
         at path: String, connections: Connections = .pool, creating: Bool = true,
-        upgrading: (@Sendable () -> Void)? = nil
+        upgrading: (@Sendable () -> Void)? = nil, waiting: (@Sendable () -> Void)? = nil
+    ) throws(StoreError) -> ComicDatabase {
+        // Reading a WAL-mode file creates its -wal and -shm files: a file refused as no index
+        // keeps no new ones beside it. Only such a file: one refused as being built or busy is
+        // another process's, which may have just made them.
+        let logFiles = NewLogFiles(beside: path)
+        do {
+            return try openChecked(
+                at: path, connections: connections, creating: creating, upgrading: upgrading, waiting: waiting)
+        } catch {
+            switch error {
+            case .damaged, .notAnIndex, .foreignDatabase, .notADatabase: logFiles.remove()
+            default: break
+            }
+            throw error
+        }
+    }
+
+    private static func openChecked(
+        at path: String, connections: Connections, creating: Bool, upgrading: (@Sendable () -> Void)?,
+        waiting: (@Sendable () -> Void)?
     ) throws(StoreError) -> ComicDatabase {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
@@ -75,7 +98,7 @@ public struct ComicDatabase: Sendable {
             // and through SQLite, which sizes a reader's mapping again when the file changed.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
-        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.busyMode = .callback(BusyWait(path: path, timeout: .seconds(Self.busyTimeout), waiting: waiting).retry)
         if connections == .readOnly {
             configuration.readonly = true
             // Nothing is written, and GRDB would otherwise run `PRAGMA foreign_keys = ON`
@@ -95,7 +118,7 @@ public struct ComicDatabase: Sendable {
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next
             // index run (a search process exits without closing its connection).
-            let upgraded = try open(at: path, connections: .single, upgrading: upgrading)
+            let upgraded = try open(at: path, connections: .single, creating: false, upgrading: upgrading, waiting: waiting)
             // Only if no other process is reading the index: the update is saved either way,
             // and a reader's log is no reason to wait out the busy timeout or fail the search.
             try? upgraded.writer.writeWithoutTransaction { db in
@@ -108,7 +131,7 @@ public struct ComicDatabase: Sendable {
         switch try checkIsIndex(at: path, creating: creating) {
         case .index where !isWritable(path):
             if creating { throw .readOnly }
-            return try open(at: path, connections: .readOnly, upgrading: upgrading)
+            return try open(at: path, connections: .readOnly, upgrading: upgrading, waiting: waiting)
         default: break
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -120,6 +143,11 @@ public struct ComicDatabase: Sendable {
         let writer: any DatabaseWriter = try connecting(to: path) {
             if connections == .pool { return try DatabasePool(path: path, configuration: configuration) }
             return try DatabaseQueue(path: path, configuration: configuration)
+        }
+        // An index run holds the file and brings its schema up to date itself, the migrations
+        // one transaction each: a reader seeing some of them must not run the rest beside it.
+        if !creating, (try? writer.read(Schema.isCurrent)) != true, isBeingIndexed(path) {
+            throw .beingBuilt(path: path)
         }
         do {
             let database = try ComicDatabase(writer, upgrading: upgrading)

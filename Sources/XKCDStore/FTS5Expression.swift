@@ -41,6 +41,13 @@ struct FTS5Expression {
         self.exclusions = exclusions
     }
 
+    /// What a `MATCH` takes for the whole query: the positive part without what is excluded;
+    /// nil when there is no positive part.
+    var matchPattern: String? {
+        guard let positive else { return nil }
+        return exclusions.isEmpty ? positive : "(" + ([positive] + exclusions).joined(separator: " NOT ") + ")"
+    }
+
     /// The one escaping function: `say "hi"` becomes `"say ""hi"""`.
     static func literal(_ text: String) -> String {
         // Scalar by scalar, not by Character: a quote followed by a combining mark is one

@@ -265,8 +265,21 @@ extension ComicDatabase {
     }
 
     /// Rebuilds the ranking statistics from the stored documents.
+    ///
+    /// Made from a snapshot of the documents, then written in a transaction of its own: the
+    /// write lock, which favourites wait for, is held for the writing, not for reading and
+    /// tokenizing every document. Documents stored in between
+    /// (only the indexer stores them) change the generation, and the index is then made again
+    /// inside the transaction.
     public func rebuildRankingIndex() throws(StoreError) {
-        try write { db in try RankingIndex.rebuild(db) }
+        let (built, generation) = try read { db in (try RankingIndex.build(db), try DocumentLengths.generation(db)) }
+        try write { db in
+            if try DocumentLengths.generation(db) == generation {
+                try built.write(db)
+            } else {
+                try RankingIndex.rebuild(db)
+            }
+        }
     }
 
     /// False when documents have changed since the ranking index was last built: a run of the

@@ -26,10 +26,24 @@ struct RankingIndex {
     }
 
     /// Rebuilds the whole index from `searchDocument`.
+    static func rebuild(_ db: Database) throws {
+        try build(db).write(db)
+    }
+
+    /// What the index holds, made from the documents: reads only, so that it can be made outside
+    /// the transaction that writes it (``write(_:)``).
+    struct Built: Sendable {
+        fileprivate var stems: TermTable
+        fileprivate var exact: TermTable
+        fileprivate var lengths: [UInt32]
+        fileprivate var documentCount: UInt32
+    }
+
+    /// Makes the index from `searchDocument`.
     ///
     /// Terms are interned to integer ids as they are first met, so that the per-document counts
     /// and the postings live in flat arrays indexed by id rather than in string-keyed dictionaries.
-    static func rebuild(_ db: Database) throws {
+    static func build(_ db: Database) throws -> Built {
         let tokenizer = try db.makeTokenizer(tokenizerDescriptor)
         let exactTokenizer = try db.makeTokenizer(exactTokenizerDescriptor)
         var stems = TermTable()
@@ -100,12 +114,19 @@ struct RankingIndex {
             lengths += fieldLengths.map { UInt32(clamping: $0) }
             documentCount += 1
         }
+        return Built(stems: stems, exact: exact, lengths: lengths, documentCount: documentCount)
+    }
+}
+
+extension RankingIndex.Built {
+    /// Replaces the stored index with this one.
+    func write(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM rankingTerm")
         // Rows go in in key order: appending to the B-tree is cheaper than inserting at random.
         var rankingRows: [(key: [UInt8], table: Int, id: Int)] = []
         rankingRows.reserveCapacity(stems.count + exact.count)
         for term in 0..<stems.count { rankingRows.append((Array(stems.term(term)), 0, term)) }
-        let prefix = Array(exactPrefix.utf8)
+        let prefix = Array(RankingIndex.exactPrefix.utf8)
         for form in 0..<exact.count { rankingRows.append((prefix + exact.term(form), 1, form)) }
         rankingRows.sort { $0.key.lexicographicallyPrecedes($1.key) }
         let insert = try db.makeStatement(sql: "INSERT INTO rankingTerm(term, documentCount, postings) VALUES (?, ?, ?)")
@@ -128,12 +149,14 @@ struct RankingIndex {
             spellingWords.append((word, exact.documentCounts[entry.id]))
         }
         // The migrations before v7 rebuild too, before the table exists; v7 fills it.
-        if try db.tableExists("spellingBucket") { try writeSpellingBuckets(db, words: spellingWords) }
+        if try db.tableExists("spellingBucket") { try RankingIndex.writeSpellingBuckets(db, words: spellingWords) }
         try db.execute(
             sql: "INSERT INTO setting(key, value) VALUES ('rankingGeneration', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             arguments: [UUID().uuidString])
     }
+}
 
+extension RankingIndex {
     /// The spelling words grouped by their first two letters, one blob each: for each word
     /// its length and document count (varints), then its bytes. A misspelling reads the words
     /// sharing two letters with it, a thousand or more for common ones; stepping SQLite row by
@@ -158,7 +181,7 @@ struct RankingIndex {
     ///
     /// An open-addressing table over the terms' bytes, so that looking a token up allocates
     /// nothing: this runs for every token of the corpus, twice.
-    private struct TermTable {
+    fileprivate struct TermTable {
         /// Term id + 1 per slot, 0 when free; the count is a power of two, at most half full.
         private var slots = [Int32](repeating: 0, count: 1 << 16)
         private var hashes: [UInt64] = []

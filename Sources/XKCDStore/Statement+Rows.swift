@@ -70,6 +70,8 @@ struct RawRow {
 
     func integer(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
 
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
     /// The column's bytes (UTF-8 for text), valid until the statement steps again.
     func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
         // Blob before bytes, as SQLite asks: the length is of the value as last converted.

@@ -19,6 +19,11 @@ struct XKCDSearchImage: ParsableCommand {
     @Argument(help: "Its JSON's img.") var img: String
     @OptionGroup var options: ImageOptions
 
+    /// The output goes through a pager, which shows text and colour but not a pixel format's
+    /// escape sequences: such an image is not drawn, and the exit status says so
+    /// (``ImageOptions/needsTheTerminalStatus``), for `show` to draw it on the terminal.
+    @Flag(help: .hidden) var forPager = false
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let cache = ImageCache(directory: Paths().imagesDirectory)
@@ -34,14 +39,16 @@ struct XKCDSearchImage: ParsableCommand {
             throw ExitCode.failure
         }
         let format = ImageFormat(rawValue: options.imageFormat.rawValue) ?? .detect(environment: environment)
+        if forPager, format != .symbols { throw ExitCode(ImageOptions.needsTheTerminalStatus) }
         let room = options.box
         let drawn = TerminalImage(
             decoded, format: format,
             box: ImageBox(columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
             usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, environment: environment)
         var output = drawn.bytes + Array("\n".utf8)
-        if drawn.isShrunkToFit {
-            output += Array("(shrunk to fit two screens: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8)
+        // Not after --image-size: the room asked for is what was given.
+        if drawn.isShrunkToFit, options.imageSize == nil {
+            output += Array("(shrunk to fit the screen: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8)
         }
         FileHandle.standardOutput.write(Data(output))
     }

@@ -22,7 +22,7 @@ struct FetchImage: AsyncParsableCommand {
 
     func run() async throws {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let source = HTTPComicSource(configuration: .init(), logger: global.makeLogger())
+        let source = HTTPComicSource(configuration: Self.httpConfiguration, logger: global.makeLogger())
         let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: imageURL)!)
         do {
             _ = try await fetcher.image(comic: comic, imageURL: img)
@@ -31,6 +31,14 @@ struct FetchImage: AsyncParsableCommand {
             throw ExitCode.failure
         }
     }
+
+    /// Someone waits at the terminal for the image, and the text is already shown: a server
+    /// that accepts the connection and never answers is given up after 3 s without a byte, a
+    /// slow one after 5 s in all, and each only once more. The longest wait is about 7 s, not
+    /// the 2 minutes of four 30-second tries; a `Retry-After` is waited 1 s at most.
+    static let httpConfiguration = HTTPComicSource.Configuration(
+        requestTimeout: .seconds(3), requestDeadline: .seconds(5),
+        retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))
 }
 
 @main

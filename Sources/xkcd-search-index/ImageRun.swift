@@ -1,11 +1,14 @@
+import ArgumentParser
 import Foundation
 import XKCDCommandLine
 import XKCDIndexer
 import XKCDKit
 
 extension XKCDSearchIndex {
-    /// `index --images`: every image the cache lacks, with the progress bar and one line of summary.
-    func fetchImages(_ database: ComicDatabase) async throws -> ImageReport {
+    /// `index --images`: every image the cache lacks, with the progress bar and one line of
+    /// summary. Ctrl-C stops it (exit 130) and a host that fails every request stops it early
+    /// (exit 3), each with one line; what was kept stays.
+    func fetchImages(_ database: ComicDatabase, interrupts: Interrupts) async throws -> ImageReport {
         var configuration = HTTPComicSource.Configuration()
         configuration.maxConcurrentRequestsPerHost = options.concurrency
         configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
@@ -15,13 +18,24 @@ extension XKCDSearchIndex {
             baseURL: URL(string: options.imageURL)!)
         let comics = try database.comicIDs().compactMap { id in try database.comic(id).map { (id, $0.imageURL) } }
         let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "images") : nil
-        let report = await fetcher.fetchMissing(comics, width: options.concurrency) { progress in
-            bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+        let width = options.concurrency
+        let report = try await interrupts.run {
+            await fetcher.fetchMissing(comics, width: width) { progress in
+                bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+            }
         }
         bar?.finish()
         let usage = cache.usage()
-        var line = "images: \(report.fetched) fetched, \(report.alreadyKept) already kept, \(report.unavailable.count) without one"
-        line += "; \(usage.images) kept (\(Terminal.size(usage.bytes))) in \(cache.directory.path)"
+        let kept = "\(usage.images) kept (\(Terminal.size(usage.bytes))) in \(cache.directory.path)"
+        if report.isInterrupted {
+            Terminal.printError("interrupted: \(report.fetched) images fetched, \(kept); 'xkcd-search index --images' fetches the rest")
+            throw ExitCode(130)
+        }
+        if let reason = report.stoppedBecause {
+            Terminal.printError("images: stopped after \(sanitized(reason)); \(report.fetched) fetched, \(kept); 'xkcd-search index --images' tries again")
+            throw ExitCode(3)
+        }
+        var line = "images: \(report.fetched) fetched, \(report.alreadyKept) already kept, \(report.unavailable.count) without one; \(kept)"
         if !report.failures.isEmpty {
             line += "; \(report.failures.count) failed, retried by the next run: "
                 + report.failures.map { "#\($0.id): \(sanitized($0.reason))" }.joined(separator: "; ")

@@ -65,37 +65,29 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             database: database, source: source, logger: logger,
             width: options.mirror == nil ? options.concurrency * 2 : 4)
         let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "indexing") : nil
-        // Fetching, then embedding: Ctrl-C stops whichever is running, and both keep what they stored.
-        let (vectorsFile, drawsBars, embeds) = (options.vectors, bar != nil, !options.noEmbed)
+        // Fetching, then embedding, then images: Ctrl-C stops whichever is running, and each
+        // keeps what it stored; a second one ends the process at once.
+        let interrupts = Interrupts()
+        let (vectorsFile, drawsBars, embeds, runMode) = (options.vectors, bar != nil, !options.noEmbed, mode)
         let textChanged = textChangedBeforeTheRun
-        let run = Task { () async throws -> (IndexReport, VectorReport?) in
-            let report = try await indexer.run(mode: mode) { progress in
-                bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
-            }
-            bar?.finish()
-            if case .rebuild = mode, !report.isInterrupted {
-                try database.markExplanationsParsed()
-                try database.vacuum()
-            }
-            guard embeds, !report.isInterrupted, !Task.isCancelled else { return (report, nil) }
-            var textUnchanged = !textChanged && report.comicsFetched == 0 && report.explanationsFetched == 0
-            if case .rebuild = mode { textUnchanged = false }
-            return (report, try await Self.embed(
-                database, importingFrom: vectorsFile, textUnchanged: textUnchanged, drawingABar: drawsBars))
-        }
-        // Ctrl-C stops the run, which stores what it has; a second one ends the process at once.
-        signal(SIGINT, SIG_IGN)
-        let interrupts = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        interrupts.setEventHandler {
-            run.cancel()
-            interrupts.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
-        interrupts.resume()
         let outcome: (IndexReport, VectorReport?)?
         do {
-            outcome = try await run.value
-        } catch where run.isCancelled {
+            outcome = try await interrupts.run { () async throws -> (IndexReport, VectorReport?) in
+                let report = try await indexer.run(mode: runMode) { progress in
+                    bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+                }
+                bar?.finish()
+                if case .rebuild = runMode, !report.isInterrupted {
+                    try database.markExplanationsParsed()
+                    try database.vacuum()
+                }
+                guard embeds, !report.isInterrupted, !Task.isCancelled else { return (report, nil) }
+                var textUnchanged = !textChanged && report.comicsFetched == 0 && report.explanationsFetched == 0
+                if case .rebuild = runMode { textUnchanged = false }
+                return (report, try await Self.embed(
+                    database, importingFrom: vectorsFile, textUnchanged: textUnchanged, drawingABar: drawsBars))
+            }
+        } catch where interrupts.happened {
             outcome = nil  // before the first comic was asked for
         }
         bar?.finish()
@@ -108,7 +100,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             throw ExitCode(130)
         }
         print(options.json ? try JSONOutput.line(IndexSummary(report, vectors: vectors, database: database)) : IndexSummary.text(report, vectors: vectors))
-        let images = options.images ? try await fetchImages(database) : nil
+        let images = options.images ? try await fetchImages(database, interrupts: interrupts) : nil
         if !report.failures.isEmpty || images?.failures.isEmpty == false { throw ExitCode(3) }
     }
 

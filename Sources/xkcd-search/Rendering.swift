@@ -158,57 +158,31 @@ struct PageOptions: ParsableArguments {
 
     @OptionGroup(title: "Image") var image: ImageOptions
 
-    /// Prints a comic page as text or JSON; the image first, where it can be drawn, straight to
-    /// the terminal, then the text through the pager unless `--no-pager`.
+    /// Prints a comic page as text or JSON, the text through the pager unless `--no-pager`, and
+    /// the image with it where it is drawn (``ComicImage``).
     func print(_ page: ComicPage, with global: GlobalOptions) throws {
         if json {
-            try JSONOutput.print(ComicJSON(page: page, withExplanation: explain))
-        } else {
-            if image.drawsImage {
-                drawImage(of: page.comic, options: image)
-                // The image of an interactive comic is only its still: say where the comic is.
-                if page.isInteractive, ImageCache.fileName(comic: page.comic.id, imageURL: page.comic.imageURL) != nil {
-                    Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
-                }
-            }
-            Pager.start(unless: global.noPager)
-            Swift.print(global.renderer.page(page, withExplanation: explain))
+            return try JSONOutput.print(ComicJSON(page: page, withExplanation: explain))
         }
+        let text = global.renderer.page(page, withExplanation: explain)
+        guard image.drawsImage else {
+            Pager.start(unless: global.noPager)
+            return Swift.print(text)
+        }
+        // The image of an interactive comic is only its still: say where the comic is.
+        if page.isInteractive, ImageCache.fileName(comic: page.comic.id, imageURL: page.comic.imageURL) != nil {
+            Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
+        }
+        ComicImage(comic: page.comic, options: image, global: global).show(with: text)
     }
 }
 
-/// Draws the comic on this terminal through the executables beside this one, so that neither
-/// the image code nor the network stack is linked here: `xkcd-search-index fetch-image` when the
-/// image is not kept yet, then `xkcd-search-image`. A failure is one line (the child's, or this
-/// one's); the text is printed anyway.
-///
-/// In the REPL, which collects a command's output to page it, the image is drawn on the
-/// terminal itself (``OutputCapture/onTerminal(_:)``): it never goes to the pager.
-func drawImage(of comic: Comic, options: ImageOptions) {
-    OutputCapture.onTerminal { drawImageOnTerminal(of: comic, options: options) }
-}
-
-private func drawImageOnTerminal(of comic: Comic, options: ImageOptions) {
-    fflush(nil)  // what was printed comes before the image
-    let indexer: IndexerExecutable
-    do {
-        indexer = try IndexerExecutable.locate()
-    } catch {
-        return Terminal.printError("no image: \(error)")
-    }
-    let id = String(comic.id)
-    if !ImageCache(directory: Paths().imagesDirectory).contains(comic: comic.id, imageURL: comic.imageURL) {
-        guard spawn(indexer.path, ["fetch-image", id, comic.imageURL, "--image-url", options.imageURL]) == 0 else { return }
-    }
-    let drawer = URL(fileURLWithPath: indexer.path).deletingLastPathComponent().appendingPathComponent("xkcd-search-image").path
-    _ = spawn(drawer, [id, comic.imageURL] + options.arguments)
-}
-
-/// Runs `path` with this process's terminal and environment and waits (``ChildProcess``).
+/// Runs `path` with this process's terminal and environment and waits (``ChildProcess``), with
+/// `standardOutput` as its standard output when given.
 /// Returns the exit status, or -1 after saying why it could not start.
-private func spawn(_ path: String, _ arguments: [String]) -> Int32 {
+func spawn(_ path: String, _ arguments: [String], standardOutput: Int32? = nil) -> Int32 {
     do {
-        return try ChildProcess.run(path, arguments: arguments)
+        return try ChildProcess.run(path, arguments: arguments, standardOutput: standardOutput)
     } catch {
         Terminal.printError("no image: could not start \(path): \(String(cString: strerror(error.code.rawValue)))")
         return -1

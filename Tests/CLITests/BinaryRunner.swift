@@ -35,12 +35,17 @@ struct BinaryRunner: Sendable {
         var stdout: String
         var stderr: String
         var timedOut: Bool
+        /// The arguments the child was started with, for messages.
+        var arguments: [String] = []
 
         var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
         var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 
         var description: String {
-            let ending = timedOut ? "timed out" : signal.map { "signal \($0)" } ?? "exit \(status)"
+            let ending =
+                timedOut
+                ? "hung: killed by the test's hang guard: xkcd-search \(arguments.joined(separator: " "))"
+                : signal.map { "signal \($0)" } ?? "exit \(status)"
             return "\(ending)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)"
         }
     }
@@ -49,22 +54,30 @@ struct BinaryRunner: Sendable {
     final class Child: Sendable {
         let process: Process
         let outputDirectory: URL
+        let arguments: [String]
 
-        fileprivate init(process: Process, outputDirectory: URL) {
+        fileprivate init(process: Process, outputDirectory: URL, arguments: [String]) {
             self.process = process
             self.outputDirectory = outputDirectory
+            self.arguments = arguments
         }
 
         var pid: Int32 { process.processIdentifier }
         var isRunning: Bool { process.isRunning }
+
+        /// What the child has written to standard error so far.
+        var stderrSoFar: String {
+            String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+        }
 
         /// Sends `signal` (SIGKILL by default) to the child.
         func kill(_ signal: Int32 = SIGKILL) {
             _ = systemKill(pid, signal)
         }
 
-        /// Waits for the child to end; after `timeout` it is killed and the output says `timedOut`.
-        func wait(timeout: Duration = .seconds(60)) async -> Output {
+        /// Waits for the child to end. `timeout` only guards against a hang: past it the child is
+        /// killed and the output says `timedOut` and what hung.
+        func wait(timeout: Duration = BinaryRunner.hangGuard) async -> Output {
             let deadline = ContinuousClock.now + timeout
             var timedOut = false
             while process.isRunning {
@@ -84,11 +97,16 @@ struct BinaryRunner: Sendable {
             }
             let output = Output(
                 status: process.terminationStatus, signal: signal, stdout: read("stdout"), stderr: read("stderr"),
-                timedOut: timedOut)
+                timedOut: timedOut, arguments: arguments)
             try? FileManager.default.removeItem(at: outputDirectory)
             return output
         }
     }
+
+    /// How long a child may run before it is taken to hang. Not a measure of speed: a run on a
+    /// loaded 2-core machine may take many times what it takes on an idle one, and every test
+    /// waits for the child's end, so this only bounds a hang, and the message names the command.
+    static let hangGuard: Duration = .seconds(600)
 
     let executable: URL
     /// The environment every run starts from: this process's, with the sandbox's home directories.
@@ -120,12 +138,13 @@ struct BinaryRunner: Sendable {
     /// - Parameters:
     ///   - environment: variables added to (or replacing) the sandbox environment.
     ///   - stdin: bytes for standard input; standard input is empty when nil.
-    ///   - timeout: the child is killed with SIGKILL after this long, and the output says `timedOut`.
+    ///   - timeout: a hang guard: the child is killed with SIGKILL after this long, and the output
+    ///     says `timedOut`.
     ///   - wrapper: a command line that runs the executable, given as its last arguments with
     ///     `arguments` after it (`setpriv …` to run it as another user).
     func run(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil,
-        timeout: Duration = .seconds(60), wrapper: [String] = []
+        timeout: Duration = BinaryRunner.hangGuard, wrapper: [String] = []
     ) async throws -> Output {
         let child = try launch(arguments, environment: environment, stdin: stdin, wrapper: wrapper)
         return await child.wait(timeout: timeout)
@@ -167,7 +186,7 @@ struct BinaryRunner: Sendable {
             try? FileManager.default.removeItem(at: outputDirectory)
             throw error
         }
-        return Child(process: process, outputDirectory: outputDirectory)
+        return Child(process: process, outputDirectory: outputDirectory, arguments: arguments)
     }
 
     // MARK: Finding the executable

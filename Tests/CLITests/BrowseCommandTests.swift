@@ -12,7 +12,7 @@ enum FixtureIndex {
         let db = directory.appendingPathComponent("index.sqlite")
         // Embedded, as `make demo` indexes: the tests of search by meaning and `related` read it.
         let result = try await BinaryRunner(sandbox: directory, embeds: true)
-            .run(["index", "--db", db.path, "--mirror", Fixtures.corpusURL.path], timeout: .seconds(300))
+            .run(["index", "--db", db.path, "--mirror", Fixtures.corpusURL.path])
         guard result.status == 0 else { throw TemplateFailed(output: result.description) }
         return db
     }

@@ -8,7 +8,7 @@ import _XKCDTestSupport
 struct ForeignFileTests {
     /// What a `--db` file holds.
     enum Kind: String, CaseIterable, Sendable {
-        case foreign, empty, randomBytes, truncatedIndex
+        case foreign, empty, randomBytes, truncatedIndex, corruptIndex
 
         /// Writes the file at `path`.
         func make(at path: String) async throws {
@@ -30,6 +30,13 @@ struct ForeignFileTests {
                     let index = try Data(contentsOf: URL(fileURLWithPath: try await FixtureIndex.copy(into: directory)))
                     try index.prefix(index.count / 2).write(to: URL(fileURLWithPath: path))
                 }
+            case .corruptIndex:
+                // Whole length, pages past the first overwritten: SQLite reads it and finds it corrupt.
+                try await withTemporaryDirectory { directory in
+                    var index = try Data(contentsOf: URL(fileURLWithPath: try await FixtureIndex.copy(into: directory)))
+                    index.replaceSubrange(4096..<min(index.count, 4096 * 64), with: Data(repeating: 0xFF, count: min(index.count, 4096 * 64) - 4096))
+                    try index.write(to: URL(fileURLWithPath: path))
+                }
             }
         }
 
@@ -39,7 +46,7 @@ struct ForeignFileTests {
             case .foreign: "another program's SQLite database"
             case .empty: "is empty"
             case .randomBytes: "not an SQLite database"
-            case .truncatedIndex: "is damaged"
+            case .truncatedIndex, .corruptIndex: "is damaged"
             }
         }
     }
@@ -61,6 +68,13 @@ struct ForeignFileTests {
         }
     }
 
+    /// Files named after `db` beside it (its -wal and -shm).
+    func filesBeside(_ db: String) throws -> [String] {
+        let name = (db as NSString).lastPathComponent
+        return try FileManager.default.contentsOfDirectory(atPath: (db as NSString).deletingLastPathComponent)
+            .filter { $0.hasPrefix(name + "-") }.sorted()
+    }
+
     @Test(arguments: Kind.allCases)
     func everyCommandRefusesAndLeavesTheFile(_ kind: Kind) async throws {
         try await withFile(kind) { directory, cli, db, before in
@@ -68,13 +82,13 @@ struct ForeignFileTests {
             for command in Self.commands {
                 let arguments = command.map { $0 == "IMPORT" ? export : $0 } + ["--db", db]
                 let result = try await cli.run(
-                    arguments, environment: ["BROWSER": "/bin/true"], stdin: Data("latest\nfav add 1\n".utf8),
-                    timeout: .seconds(30))
+                    arguments, environment: ["BROWSER": "/bin/true"], stdin: Data("latest\nfav add 1\n".utf8))
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains(kind.message), "\(command): \(result)")
                 #expect(!result.stderr.contains("SQLite error") && !result.stderr.contains("Fatal"), "\(command): \(result)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "\(command) changed the \(kind) file")
+                #expect(try filesBeside(db) == [], "\(command) left them beside the \(kind) file")
             }
         }
     }
@@ -84,7 +98,7 @@ struct ForeignFileTests {
     @Test(arguments: Kind.allCases)
     func indexBuildsOnlyInAnEmptyFile(_ kind: Kind) async throws {
         try await withFile(kind) { _, cli, db, before in
-            let result = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path], timeout: .seconds(120))
+            let result = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
             if kind == .empty {
                 #expect(result.status == 0, "\(result)")
                 let search = try await cli.run(["search", "bobby", "tables", "--db", db])
@@ -94,6 +108,7 @@ struct ForeignFileTests {
                 #expect(result.stderrLines.count == 1, "\(result)")
                 #expect(result.stderr.contains(kind.message), "\(result)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "index changed the \(kind) file")
+                #expect(try filesBeside(db) == [], "index left them beside the \(kind) file")
             }
         }
     }
@@ -104,7 +119,7 @@ struct ForeignFileTests {
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("missing.db").path
             for command in Self.commands where command != ["fav", "import", "IMPORT"] {
-                let result = try await cli.run(command + ["--db", db], stdin: Data("latest\n".utf8), timeout: .seconds(30))
+                let result = try await cli.run(command + ["--db", db], stdin: Data("latest\n".utf8))
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains("there is no index"), "\(command): \(result)")

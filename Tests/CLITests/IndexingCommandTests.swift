@@ -79,7 +79,7 @@ struct IndexingCommandTests {
         try await withTemporaryDirectory { directory in
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("index.sqlite").path
-            let result = try await cli.run(["index", "--db", db] + options, timeout: .seconds(20))
+            let result = try await cli.run(["index", "--db", db] + options)
             #expect(result.status != 0, "\(result)")
             #expect(result.signal == nil, "\(result)")
             #expect(result.stdout.isEmpty, "\(result)")
@@ -99,7 +99,7 @@ struct IndexingCommandTests {
             try junk.write(to: db)
 
             for arguments in [["search", "bobby", "--db", db.path], ["stats", "--db", db.path]] {
-                let result = try await cli.run(arguments, timeout: .seconds(20))
+                let result = try await cli.run(arguments)
                 #expect(result.status != 0, "\(result)")
                 #expect(result.signal == nil, "\(result)")
                 #expect(result.stderrLines.count == 1, "\(result)")
@@ -115,7 +115,7 @@ struct IndexingCommandTests {
         try await withTemporaryDirectory { directory in
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("missing/index.sqlite").path
-            let result = try await cli.run(["search", "bobby", "--db", db], timeout: .seconds(20))
+            let result = try await cli.run(["search", "bobby", "--db", db])
             #expect(result.status != 0, "\(result)")
             #expect(result.stderrLines.count == 1, "\(result)")
             #expect(result.stderr.contains(db), "\(result)")
@@ -268,22 +268,24 @@ struct IndexingCommandTests {
         try await withTemporaryDirectory { directory in
             let server = FixtureServer(latest: 1190)
             let base = try await server.start()
-            server.setDelayForAllRequests(seconds: 0.02)
+            // Enough answers for the indexer's first batch of 64 numbers, then none until the
+            // kill: it cannot finish first, however fast or slow the machine is.
+            server.holdAnswers(afterRequests: 200)
             let cli = try BinaryRunner(sandbox: directory)
             let db = directory.appendingPathComponent("index.sqlite").path
             let urls = ["--xkcd-url", base.absoluteString, "--explain-url", base.absoluteString]
 
-            let child = try cli.launch(["index", "--db", db, "--concurrency", "2"] + urls)
-            // Wait until a batch is committed, then kill the indexer in the middle of the next ones.
+            let child = try cli.launch(["index", "--db", db, "--concurrency", "2", "--timeout", "600"] + urls)
+            // Kill the indexer once a batch is committed, in the middle of the next ones.
             var comicsSeen = 0
-            let deadline = ContinuousClock.now + .seconds(40)
-            while comicsSeen == 0, child.isRunning, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+            try await waitUntil("the first batch in the index", pollingEvery: .milliseconds(100), stopIf: { !child.isRunning }) {
                 comicsSeen = try await comicCount(cli, db: db) ?? 0
+                return comicsSeen > 0
             }
-            #expect(child.isRunning, "the indexer finished before it could be killed; slow the server down")
+            #expect(child.isRunning, "the indexer ended while the server held its answers")
             child.kill(SIGKILL)
-            let killed = await child.wait(timeout: .seconds(10))
+            let killed = await child.wait()
+            server.releaseAnswers()
             #expect(killed.signal == SIGKILL, "\(killed)")
             #expect(comicsSeen > 0)
 
@@ -291,7 +293,6 @@ struct IndexingCommandTests {
             let partial = try #require(try await comicCount(cli, db: db))
             #expect(partial > 0 && partial < Fixtures.comicIDs.filter { $0 <= 1190 }.count)
 
-            server.setDelayForAllRequests(seconds: 0)
             let second = try await cli.run(["index", "--db", db, "--json", "--concurrency", "16"] + urls)
             #expect(second.status == 0, "\(second)")
             try checkIntegrity(db)
@@ -316,7 +317,7 @@ struct IndexingCommandTests {
     /// `stats --json`'s comic count, or nil when stats could not run (the index is still being created).
     private func comicCount(_ cli: BinaryRunner, db: String) async throws -> Int? {
         guard FileManager.default.fileExists(atPath: db) else { return nil }
-        let stats = try await cli.run(["stats", "--json", "--db", db], timeout: .seconds(20))
+        let stats = try await cli.run(["stats", "--json", "--db", db])
         guard stats.status == 0 else { return nil }
         return try? JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8)).comics
     }

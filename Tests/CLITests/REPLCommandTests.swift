@@ -82,7 +82,7 @@ struct REPLCommandTests {
                 import os, sys, time, pexpect
                 binary, db, state = sys.argv[1:4]
                 env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
-                p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+                p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"], env=env, encoding="utf-8", timeout=600, dimensions=(40, 120))
                 p.expect_exact("Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave.")
                 p.expect_exact("xkcd> ")
                 p.send("sta\t")                        # completes to "stats "

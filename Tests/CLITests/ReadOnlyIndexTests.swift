@@ -26,19 +26,23 @@ struct ReadOnlyIndexTests {
         ["index", "--mirror", Fixtures.corpusURL.path],
     ]
 
-    /// Runs every command through `wrapper` against `db`, which must stay unchanged.
-    func checkEveryCommand(cli: BinaryRunner, db: String, wrapper: [String], importFile: String) async throws {
+    /// Runs every command through `wrapper` against `db`, which must stay unchanged; `corpus`
+    /// stands in for the fixture corpus (a copy that the command's user may read).
+    func checkEveryCommand(
+        cli: BinaryRunner, db: String, wrapper: [String], importFile: String, corpus: String = Fixtures.corpusURL.path
+    ) async throws {
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
         for (arguments, expected) in Self.readers {
             let result = try await cli.run(
-                arguments + ["--db", db], stdin: Data("327\nfav list\n".utf8), timeout: .seconds(30), wrapper: wrapper)
+                arguments + ["--db", db], stdin: Data("327\nfav list\n".utf8), wrapper: wrapper)
             #expect(result.status == 0, "\(arguments): \(result)")
             #expect(result.stdout.contains(expected), "\(arguments): \(result)")
             #expect(result.stderr.isEmpty, "\(arguments): \(result)")
         }
         for arguments in Self.writers {
             let result = try await cli.run(
-                arguments.map { $0 == "IMPORT" ? importFile : $0 } + ["--db", db], timeout: .seconds(30), wrapper: wrapper)
+                arguments.map { $0 == "IMPORT" ? importFile : $0 == Fixtures.corpusURL.path ? corpus : $0 } + ["--db", db],
+                wrapper: wrapper)
             #expect(result.status != 0, "\(arguments): \(result)")
             #expect(result.stderrLines.count == 1, "\(arguments): \(result)")
             #expect(result.stderr.contains("the index is read-only"), "\(arguments): \(result)")
@@ -74,12 +78,17 @@ struct ReadOnlyIndexTests {
             let db = try await FixtureIndex.copy(into: directory)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
-            let cli = try BinaryRunner(sandbox: directory)
+            // The build may be where only its owner may read: the user runs a copy.
+            let copy = try PublicCopy(
+                of: try BinaryRunner.locateExecutable(), in: directory.appendingPathComponent("public", isDirectory: true))
+            let cli = try BinaryRunner(sandbox: directory, executable: copy.executable)
             let wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             let probe = try await runTool(wrapper + ["touch", db])
             #expect(probe.status != 0, "the file is writable by the user: \(probe)")
             // The state directory is in the sandbox, which that user may write (0777).
-            try await checkEveryCommand(cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory))
+            try await checkEveryCommand(
+                cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory),
+                corpus: copy.corpus.path)
         }
     }
 
@@ -128,10 +137,12 @@ struct ReadOnlyIndexTests {
             let db = try await FixtureIndex.copy(into: folder)
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
-            let cli = try BinaryRunner(sandbox: directory)
+            let copy = try PublicCopy(
+                of: try BinaryRunner.locateExecutable(), in: directory.appendingPathComponent("public", isDirectory: true))
+            let cli = try BinaryRunner(sandbox: directory, executable: copy.executable)
             let wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            for arguments in [["search", "python"], ["show", "327"], ["fav", "add", "327"], ["index", "--mirror", Fixtures.corpusURL.path]] {
-                let result = try await cli.run(arguments + ["--db", db], timeout: .seconds(30), wrapper: wrapper)
+            for arguments in [["search", "python"], ["show", "327"], ["fav", "add", "327"], ["index", "--mirror", copy.corpus.path]] {
+                let result = try await cli.run(arguments + ["--db", db], wrapper: wrapper)
                 #expect(result.status != 0, "\(arguments): \(result)")
                 #expect(result.stderrLines.count == 1, "\(arguments): \(result)")
                 #expect(result.stderr.contains("the directory \(folder.path) may not be read"), "\(arguments): \(result)")

@@ -79,8 +79,7 @@ struct SemanticSearchCommandTests {
             let cli = try BinaryRunner(sandbox: directory, embeds: true)
             let db = directory.appendingPathComponent("index.sqlite").path
             let output = try await cli.run(
-                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: ["XKCD_SEARCH_MODEL": "/nonexistent/model"],
-                timeout: .seconds(300))
+                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: ["XKCD_SEARCH_MODEL": "/nonexistent/model"])
             #expect(output.status == 0, "\(output)")
             #expect(output.stderrLines.count == 1 && output.stderr.contains("semantic search is off"), "\(output)")
             let search = try await cli.run(["search", "--db", db, "exploits of a mom"])

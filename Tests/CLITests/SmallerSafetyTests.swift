@@ -11,18 +11,19 @@ import Glibc
 @Suite("smaller safety items")
 struct SmallerSafetyTests {
     @Test func aSecondIndexRunStopsAtOnce() async throws {
-        try await withServedIndex(delay: 0.05) { served in
+        try await withServedIndex { served in
             let (server, cli, db) = (served.server, served.cli, served.db)
-            let urls = served.urls + ["--concurrency", "1"]
+            let urls = served.urls + ["--concurrency", "1", "--timeout", "600"]
+            // The first run waits for its fourth answer while the second one starts.
+            server.holdAnswers(afterRequests: 3)
             let first = try cli.launch(["index", "--db", db] + urls)
-            let deadline = ContinuousClock.now + .seconds(30)
-            while server.requestLog.count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await waitUntil("the first run's fourth request", stopIf: { !first.isRunning }) { server.requestLog.count > 3 }
             let second = try await cli.run(["index", "--db", db] + urls)
-            server.setDelayForAllRequests(seconds: 0)
-            #expect(first.isRunning, "the first run ended too soon to be overlapped")
+            #expect(first.isRunning, "the first run ended while the server held its answers")
+            server.releaseAnswers()
             #expect(second.status != 0 && second.stderrLines.count == 1, "\(second)")
             #expect(second.stderr.contains("another 'xkcd-search index' is updating the index"), "\(second)")
-            let finished = await first.wait(timeout: .seconds(60))
+            let finished = await first.wait()
             #expect(finished.status == 0, "\(finished)")
             #expect(server.requestLog.filter { $0 == FixtureServer.latestPath }.count == 1, "the second run asked for nothing")
         }
@@ -97,8 +98,10 @@ struct SmallerSafetyTests {
     /// Ctrl-C while the REPL runs `index`: the indexer stops and says so, then the prompt comes
     /// back, and nothing is drawn after it.
     @Test(.enabled(if: REPLCommandTests.hasPexpect)) func ctrlCDuringIndexInTheREPL() async throws {
-        try await withServedIndex(delay: 0.2) { served in
+        try await withServedIndex { served in
             let (directory, cli, db) = (served.directory, served.cli, served.db)
+            // Two answers, then none until the end: the run is still going when Ctrl-C comes.
+            served.server.holdAnswers(afterRequests: 2)
             let base = try #require(served.server.baseURL)
             // An index of #1 alone, from a mirror of it: the run over the server has the rest to fetch.
             let mirror = directory.appendingPathComponent("mirror/xkcd/1", isDirectory: true)
@@ -113,10 +116,10 @@ struct SmallerSafetyTests {
                 binary, db, base, home = sys.argv[1:5]
                 env = dict(os.environ, HOME=home, XDG_STATE_HOME=home + "/state", XDG_CACHE_HOME=home + "/cache2",
                            TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
-                p = pexpect.spawn(binary, ["repl", "--db", db], env=env, encoding="utf-8", timeout=30, dimensions=(40, 120))
+                p = pexpect.spawn(binary, ["repl", "--db", db], env=env, encoding="utf-8", timeout=600, dimensions=(40, 120))
                 p.expect_exact("xkcd> ")
-                p.send("index --xkcd-url " + base + " --explain-url " + base + " --concurrency 1\r")
-                time.sleep(1.5)
+                p.send("index --xkcd-url " + base + " --explain-url " + base + " --concurrency 1 --timeout 600\r")
+                p.expect_exact("indexing")    # the progress bar: the indexer runs
                 p.sendintr()
                 p.expect_exact("interrupted: the index keeps its")
                 p.expect_exact("xkcd> ")

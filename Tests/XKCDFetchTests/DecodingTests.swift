@@ -46,6 +46,14 @@ struct DecodingTests {
         }
     }
 
+    @Test(arguments: [("1e30", "1e+30"), ("3.5", "3.5")])
+    func aNumberThatIsNoComicNumberIsSaidSo(_ number: String, _ shown: String) {
+        let data = Data(#"{"num": \#(number), "title": "x", "year": "2020", "month": "1", "day": "2"}"#.utf8)
+        #expect(throws: FetchError.unexpectedJSON(source: "xkcd JSON", detail: "num: \(shown) is not a comic number")) {
+            try XKCDJSON.decodeComic(data)
+        }
+    }
+
     @Test func comicWithABadDateIsUnexpected() {
         let data = Data(#"{"num": 1, "title": "x", "year": "2020", "month": "13", "day": "2"}"#.utf8)
         #expect(throws: FetchError.self) { try XKCDJSON.decodeComic(data) }

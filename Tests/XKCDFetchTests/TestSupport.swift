@@ -10,14 +10,17 @@ let quietLogger = Logger(label: "xkcd-search.tests", factory: { _ in SwiftLogNoO
 ///
 /// The fixture server shares the test process's two-thread pool with every other suite, so under
 /// a full parallel run a request can wait seconds: timeouts that are not under test stay generous.
+/// The waits between tries go through `clock`: a ``RecordingClock`` shows which were asked for.
 func makeSource(
-    _ base: URL, maxAttempts: Int = 4, timeout: Duration = .seconds(20), perHost: Int = 4
+    _ base: URL, maxAttempts: Int = 4, timeout: Duration = .seconds(120), perHost: Int = 4,
+    clock: any Clock<Duration> = ContinuousClock()
 ) -> HTTPComicSource {
     HTTPComicSource(
         configuration: .init(
             xkcdBaseURL: base, explainBaseURL: base, maxConcurrentRequestsPerHost: perHost,
             requestTimeout: timeout,
-            retryPolicy: .init(maxAttempts: maxAttempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40))),
+            retryPolicy: .init(maxAttempts: maxAttempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40)),
+            clock: clock),
         logger: quietLogger)
 }
 

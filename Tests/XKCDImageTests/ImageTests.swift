@@ -49,6 +49,21 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
         #expect(throws: ImageError.tooLarge(width: 10000, height: 10000, limit: ImageDecoder.maxPixels)) {
             try decoded("oversized.png")
         }
+        // 60000×60000: stb_image will not read even its size (it would pass 2^30 bytes).
+        var huge = try Fixtures.image("oversized.png")
+        huge.replaceSubrange(16..<24, with: [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60])
+        #expect(throws: ImageError.tooLarge(width: 60000, height: 60000, limit: ImageDecoder.maxPixels)) {
+            try ImageDecoder.decode(huge)
+        }
+        // 65535×65535 in a JPEG's frame header (a baseline one: FF C0, length, precision, height,
+        // width), the last FF C0 of the file: its EXIF thumbnail's comes first, and the coded
+        // data after it never holds one (an FF there is followed by 00).
+        var jpeg = try Fixtures.image("alternative_energy_revolution.jpg")
+        let frame = try #require(jpeg.range(of: Data([0xFF, 0xC0]), options: .backwards))
+        jpeg.replaceSubrange(frame.lowerBound + 5..<frame.lowerBound + 9, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: ImageError.tooLarge(width: 65535, height: 65535, limit: ImageDecoder.maxPixels)) {
+            try ImageDecoder.decode(jpeg)
+        }
         #expect(throws: ImageError.tooLarge(width: 666, height: 205, limit: 100_000)) {
             try ImageDecoder.decode(try Fixtures.image("exploits_of_a_mom.png"), maxPixels: 100_000)
         }

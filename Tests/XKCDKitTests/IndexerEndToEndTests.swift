@@ -9,7 +9,7 @@ import _XKCDTestSupport
 ///
 /// Serialized: each test makes hundreds of requests, and one at a time they finish sooner and
 /// leave the shared cores to the rest of the test run.
-@Suite("Indexer end to end", .serialized)
+@Suite("Indexer end to end", .serialized, .timeLimit(.minutes(10)))
 struct IndexerEndToEndTests {
     @Test func indexesEveryFixtureComicOverHTTP() async throws {
         try await withIndexingHarness { harness in
@@ -201,15 +201,15 @@ struct IndexerEndToEndTests {
     @Test func stalledComicTimesOutAndIsRetriedByTheNextRun() async throws {
         try await withIndexingHarness(latest: 10) { harness in
             let server = harness.server
-            server.setFault(.stall(seconds: 6), forPath: FixtureServer.comicPath(5))
-            // A short timeout; other requests get as many tries, so a busy machine does not fail them.
-            let indexer = harness.makeIndexer(timeout: .seconds(1), maxAttempts: 2, perHost: 4, width: 4)
-            let clock = ContinuousClock()
-            let start = clock.now
+            // A stall no client waits out: the run ends only if each try of #5 times out.
+            server.setFault(.stall(seconds: 3600), forPath: FixtureServer.comicPath(5))
+            // A timeout short enough for a quick test, long enough that the other requests are
+            // answered within it on a busy machine (the in-process server can fall a second or
+            // two behind); each gets two tries too.
+            let indexer = harness.makeIndexer(timeout: .seconds(5), maxAttempts: 2, perHost: 4, width: 4)
 
             let report = try await indexer.run()
 
-            #expect(clock.now - start < .seconds(12), "the stall must cost two timeouts, not two stalls")
             #expect(report.failures.map(\.id) == [5], "\(report.failures)")
             #expect(report.failures.first?.resource == "comic")
             #expect(report.failures.first?.message.contains("timed out") == true, "\(report.failures)")

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Testing
 import XKCDIndexer
@@ -146,6 +147,30 @@ struct RankingTests {
         let results = try engine.search("mom names her son with sql code to wipe the school student records zebra")
         #expect(results.results.prefix(3).contains { $0.id == 327 })
         #expect(results.results.contains { $0.isPartialMatch })
+    }
+
+    /// A first run of the indexer killed after storing comics leaves the ranking index as the
+    /// schema made it (empty) and older than the documents: words are then matched by FTS5,
+    /// and must still be ranked (by its bm25()), not listed in number order.
+    @Test func wordsAreRankedWhileTheRankingIndexIsStale() async throws {
+        let database = try await makeFixtureIndex()
+        try database.write { db in
+            for table in ["rankingTerm", "rankingData", "spellingTerm", "spellingBucket"] {
+                try db.execute(sql: "DELETE FROM \(table)")
+            }
+            try db.execute(sql: "UPDATE setting SET value = 'stale-killed' WHERE key = 'rankingGeneration'")
+        }
+        #expect(try database.rankingIndexIsCurrent() == false)
+        let engine = SearchEngine(database: database)
+        // "now" is in 13 comics from #6 on; #1335's title is the word. "work" is in 15 from #4 on.
+        for (word, titled) in [("now", 1335), ("work", 2207)] {
+            let results = try engine.search(word, limit: 10).results
+            #expect(results.count == 10, "\(word): \(results.map(\.id))")
+            #expect(results.first?.id == titled, "\(word): \(results.map(\.id))")
+            #expect(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "\(word): \(results.map { ($0.id, $0.score) })")
+        }
+        // Two words: both held, ranked the same way.
+        #expect(try engine.search("math work", limit: 10).results.first?.id == 2207)
     }
 
     @Test func theSyntaxHelpNamesTheFallbackThreshold() {

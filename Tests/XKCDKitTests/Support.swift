@@ -31,7 +31,7 @@ struct IndexingHarness {
     /// timeout is generous: the server shares two cores and the test process's thread pool with
     /// every other test, and can fall seconds behind when they are busy.
     func makeIndexer(
-        timeout: Duration = .seconds(30), maxAttempts: Int = 3, perHost: Int = 16, width: Int = 32,
+        timeout: Duration = .seconds(120), maxAttempts: Int = 3, perHost: Int = 16, width: Int = 32,
         batchSize: Int = 64
     ) -> Indexer {
         let http = HTTPComicSource(

@@ -253,6 +253,26 @@ enum Sample {
         #expect(reopened.path == path)
     }
 
+    /// An index run holds the file it is creating and runs the migrations one transaction each:
+    /// a command opening it after the first must neither run the others beside the run nor
+    /// take the file for an index.
+    @Test(arguments: [ComicDatabase.Connections.pool, .single, .readOnly])
+    func aFileBeingBuiltIsNotMigratedByAnotherCommand(_ connections: ComicDatabase.Connections) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-store-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("index.sqlite").path
+        // As the run holds it: the lock first, then the first migration of the schema.
+        let lock = try #require(try ComicDatabase.lockForIndexing(at: path))
+        let run = try DatabaseQueue(path: path)
+        _ = try run.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+        try Schema.migrator.migrate(run, upTo: "v1")
+        #expect(throws: StoreError.beingBuilt(path: path)) {
+            try ComicDatabase.open(at: path, connections: connections, creating: false)
+        }
+        #expect(try run.read { try Schema.migrator.appliedMigrations($0) } == ["v1"], "another command migrated it")
+        withExtendedLifetime(lock) {}
+    }
+
     @Test(arguments: [ComicDatabase.Connections.pool, .single, .readOnly])
     func aFileThatIsNotAnIndexGivesAClearError(_ connections: ComicDatabase.Connections) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-an-index-\(UUID()).sqlite").path

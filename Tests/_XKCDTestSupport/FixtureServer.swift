@@ -88,6 +88,10 @@ public final class FixtureServer: Sendable {
         var latest: Int?
         var faults: [String: (fault: Fault, remaining: Int?)] = [:]
         var delayForAllRequests: Double = 0
+        /// Requests past this many (in the whole log) are not answered while it is set.
+        var answersHeldAfter: Int?
+        /// Once a request for this log key arrives, the answers to the requests after it are held.
+        var holdAfterPath: String?
         var log: [Request] = []
         var inFlight: [Site: Int] = [:]
         var peak: [Site: Int] = [:]
@@ -200,6 +204,32 @@ public final class FixtureServer: Sendable {
         state.withLock { $0.delayForAllRequests = max(0, seconds) }
     }
 
+    /// Answers the first `count` requests of the log as usual and holds the answers to every
+    /// later one until ``releaseAnswers()``; requests are still logged as they arrive. With the
+    /// default 0, no answer leaves the server from now on.
+    ///
+    /// A test that must stop a client part way (kill it, run a second one beside it) holds the
+    /// answers, so the client cannot finish in the meantime however fast or slow the machine,
+    /// then waits for the evidence it needs (a request logged, a comic stored). Give such a
+    /// client a `--timeout` longer than the hold may last.
+    public func holdAnswers(afterRequests count: Int = 0) {
+        state.withLock { $0.answersHeldAfter = count }
+    }
+
+    /// Answers as usual up to and including the first request for `path` (a log key), then
+    /// holds the answers to every later request until ``releaseAnswers()``.
+    public func holdAnswers(afterRequestFor path: String) {
+        state.withLock { $0.holdAfterPath = path }
+    }
+
+    /// Answers the held requests and every later one as usual.
+    public func releaseAnswers() {
+        state.withLock {
+            $0.answersHeldAfter = nil
+            $0.holdAfterPath = nil
+        }
+    }
+
     /// Changes the comic `/info.0.json` returns (nil: the corpus's own `xkcd/info.0.json`).
     public func setLatest(_ id: Int?) {
         state.withLock { $0.latest = id }
@@ -267,7 +297,7 @@ public final class FixtureServer: Sendable {
 
     private func respond(to request: HTTPRequest) async -> HTTPResponse {
         let (route, key, site) = route(request)
-        let (fault, delay, latest) = state.withLock { state -> (Fault?, Double, Int?) in
+        let (fault, delay, latest, ordinal) = state.withLock { state -> (Fault?, Double, Int?, Int) in
             state.log.append(
                 Request(path: key, site: site, query: request.target.query(), userAgent: request.headers[HTTPHeader("User-Agent")]))
             state.inFlight[site, default: 0] += 1
@@ -279,11 +309,18 @@ public final class FixtureServer: Sendable {
                     state.faults[key] = remaining <= 1 ? nil : (entry.fault, remaining - 1)
                 }
             }
-            return (fault, state.delayForAllRequests, state.latest)
+            if key == state.holdAfterPath {
+                state.answersHeldAfter = state.log.count
+                state.holdAfterPath = nil
+            }
+            return (fault, state.delayForAllRequests, state.latest, state.log.count)
         }
         defer { state.withLock { $0.inFlight[site, default: 1] -= 1 } }
 
         if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
+        while state.withLock({ $0.answersHeldAfter.map { ordinal > $0 } ?? false }), !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
 
         switch fault {
         case .status(let code)?:

@@ -32,6 +32,9 @@ extension XKCDSearch {
             /// Images kept in the cache, and their size.
             var images: Int
             var imageBytes: Int
+            /// Comics whose image could not be fetched within the last hour: not asked for again
+            /// until then.
+            var imagesMissing: Int
         }
 
         func run() throws {
@@ -43,14 +46,16 @@ extension XKCDSearch {
                 return total + size
             }
             let semantic = try SentenceModel.located().status(of: database)
-            let images = ImageCache(directory: global.paths.imagesDirectory).usage()
+            let cache = ImageCache(directory: global.paths.imagesDirectory)
+            let images = cache.usage()
             global.log("read the counts, the model's status and \(global.paths.imagesDirectory.path)")
             let output = Output(
                 comics: stats.comics, latest: stats.latest, explained: stats.explained,
                 incomplete: stats.incompleteExplanations, unexplained: stats.comics - stats.explained,
                 favourites: stats.favourites, tags: stats.tags, lastUpdate: stats.lastUpdate,
                 database: path, databaseBytes: bytes, semanticSearch: semantic.isOn, semanticModel: semantic.model,
-                embeddedComics: semantic.embeddedComics, images: images.images, imageBytes: images.bytes)
+                embeddedComics: semantic.embeddedComics, images: images.images, imageBytes: images.bytes,
+                imagesMissing: cache.missingCount())
             if json {
                 try JSONOutput.print(output)
                 return
@@ -60,10 +65,16 @@ extension XKCDSearch {
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
                 by meaning:    \(semantic.problem.map { "off: \($0.reason)" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(escaped(semantic.model ?? "")))")
-                images kept:   \(images.images) (\(Terminal.size(images.bytes)))
+                images kept:   \(images.images) (\(Terminal.size(images.bytes)))\(missingImages(output.imagesMissing))
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(Terminal.size(bytes)))
                 """)
+        }
+
+        private func missingImages(_ count: Int) -> String {
+            guard count > 0 else { return "" }
+            let comics = count == 1 ? "1 comic's image" : "\(count) comics' images"
+            return "; \(comics) could not be fetched lately, asked for again after an hour ('show N -v' says why)"
         }
     }
 }
