@@ -136,8 +136,8 @@ MODEL_DIR     := share/xkcd-search/model
 # executable product (`swift package plugin generate-manual`). The plugin first builds the whole
 # package again in release mode without RELEASE_FLAGS, so the tool is built on its own here, from
 # the resolved checkout (no dependencies, no network), and run on the executables being installed.
-# mdoc allows no empty lines, and a blank line of a help text comes through as one: it becomes a
-# paragraph break (.Pp), or man warns on every rendering.
+# scripts/man-page.awk finishes the page: the global options once, help texts' indented lines as
+# lines, paragraph breaks where mdoc allows no empty line, ENVIRONMENT, FILES and EXIT STATUS.
 MAN_TOOL_DIR  := .build-man-tool
 MAN_TOOL      := $(MAN_TOOL_DIR)/debug/generate-manual
 
@@ -175,7 +175,7 @@ install-files: $(MAN_TOOL)
 	@man=$$(mktemp -d) && trap 'rm -rf "$$man"' EXIT && \
 	  $(MAN_TOOL) "$(BIN_DIR)/xkcd-search" --output-directory "$$man" >/dev/null && \
 	  install -d "$$(dirname "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)")" && \
-	  sed 's/^$$/.Pp/' "$$man/xkcd-search.1" > "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" && \
+	  awk -f scripts/man-page.awk "$$man/xkcd-search.1" > "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" && \
 	  chmod 644 "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)"
 	@for shell in bash zsh fish; do \
 	  case $$shell in bash) path=$(BASH_COMPLETION);; zsh) path=$(ZSH_COMPLETION);; fish) path=$(FISH_COMPLETION);; esac; \

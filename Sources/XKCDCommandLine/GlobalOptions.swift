@@ -26,15 +26,31 @@ public struct GlobalOptions: ParsableArguments {
 
     public init() {}
 
+    public func validate() throws {
+        if let db, let problem = Self.problem(withDatabase: db) { throw ValidationError(problem) }
+    }
+
+    /// Why `path` cannot be given as `--db`, or nil: an empty path names no file, and a device
+    /// (`/dev/null`) or a pipe can hold no index.
+    public static func problem(withDatabase path: String) -> String? {
+        if path.isEmpty { return "--db needs a path: an index file, or a directory to hold index.sqlite" }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        let kind = status.st_mode & S_IFMT
+        guard kind != S_IFREG, kind != S_IFDIR else { return nil }
+        return "--db \(escaped(path)) is not a file or a directory: give an index file, or a directory to hold index.sqlite"
+    }
+
     /// `arguments` with the global options typed before the command (`xkcd-search --db X show
-    /// 327`, as git and gh take them) moved to the end, where every command reads them (before a
-    /// `--`, after which everything is words).
+    /// 327`, `xkcd-search --no-pager log` as git takes it) moved to the end, where every command
+    /// reads them (before a `--`, after which everything is words). `--json` is moved too: the
+    /// command it follows says whether it takes it.
     public static func movedAfterTheCommand(_ arguments: [String]) -> [String] {
         var leading: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if ["-v", "--verbose"].contains(argument) || argument.hasPrefix("--db=") || argument.hasPrefix("--color=") {
+            if ["-v", "--verbose", "--no-pager", "--json"].contains(argument) || argument.hasPrefix("--db=") || argument.hasPrefix("--color=") {
                 leading.append(argument)
                 index += 1
             } else if ["--db", "--color"].contains(argument), index + 1 < arguments.endIndex {

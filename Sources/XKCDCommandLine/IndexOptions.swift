@@ -59,10 +59,16 @@ public struct IndexOptions: ParsableArguments {
 
     public init() {}
 
+    /// The error for a `--timeout` that is no number of seconds a request can wait.
+    public static func badTimeout(_ value: String) -> ValidationError {
+        ValidationError("--timeout must be a number of seconds above 0 and at most 3600, not \(value)")
+    }
+
     public func validate() throws {
         guard concurrency >= 1, concurrency <= 16 else {
             throw ValidationError("--concurrency must be between 1 and 16")
         }
+        guard timeout.isFinite, timeout > 0, timeout <= 3600 else { throw Self.badTimeout(String(timeout)) }
         for (name, value) in [("--xkcd-url", xkcdURL), ("--explain-url", explainURL), ("--image-url", imageURL)] {
             try ImageOptions.validateBaseURL(value, option: name)
         }

@@ -31,7 +31,10 @@ public enum Pager {
         environment: (String) -> String? = environmentVariable
     ) -> String? {
         guard !disabled, isTerminal else { return nil }
-        let command = (environment("XKCD_SEARCH_PAGER") ?? environment("PAGER") ?? "less -FRX")
+        // A dumb terminal (Emacs's shell, an editor's output pane) cannot run less: only a
+        // pager asked for by name is started there.
+        let fallback = environment("TERM") == "dumb" ? "cat" : "less -FRX"
+        let command = (environment("XKCD_SEARCH_PAGER") ?? environment("PAGER") ?? fallback)
             .trimmingCharacters(in: .whitespaces)
         return command.isEmpty || command == "cat" ? nil : command
     }
@@ -40,6 +43,11 @@ public enum Pager {
     /// ``command(disabled:isTerminal:environment:)``). Output printed before stays as it was.
     public static func start(unless disabled: Bool) {
         guard isAllowed, pager == 0, let command = command(disabled: disabled) else { return }
+        if let missing = missingProgram(of: command) {
+            // The shell would say "not found" and the output would go nowhere: print it here.
+            Terminal.printError("the pager \(quoted(missing)) was not found; printing without it")
+            return
+        }
         fflush(nil)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
@@ -68,6 +76,22 @@ public enum Pager {
             var status: Int32 = 0
             while waitpid(Pager.pager, &status, 0) == -1 && errno == EINTR {}
         }
+    }
+}
+
+extension Pager {
+    /// The program `command` starts when it is not on `PATH` (or not executable where named),
+    /// else nil; nil too for a command with shell syntax, which the shell alone can read.
+    static func missingProgram(of command: String, path: String? = environmentVariable("PATH")) -> String? {
+        guard let program = command.split(separator: " ").first.map(String.init),
+            !program.contains(where: { "'\"$`\\;|&<>(){}=*?~".contains($0) })
+        else { return nil }
+        if program.contains("/") { return access(program, X_OK) == 0 ? nil : program }
+        let directories = (path ?? "/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        let found = directories.contains { directory in
+            access((directory.isEmpty ? "." : String(directory)) + "/" + program, X_OK) == 0
+        }
+        return found ? nil : program
     }
 }
 

@@ -19,8 +19,8 @@ public enum SearchOutput {
         var total: Int
         var page: Int
         var limit: Int
-        var corrected: String?
-        var suggestion: String?
+        @NullWhenMissing var corrected: String?
+        @NullWhenMissing var suggestion: String?
         var results: [Result]
     }
 
@@ -35,14 +35,16 @@ public enum SearchOutput {
                     snippet: plainSnippet(result.snippet), url: "https://xkcd.com/\(result.id)/",
                     partial: result.isPartialMatch, match: result.match.rawValue)
             })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // JSONEncoder writes nil optionals as absent keys; the documented format has them as null.
-        var object = try JSONSerialization.jsonObject(with: encoder.encode(page)) as! [String: Any]
-        object["corrected"] = results.corrected ?? NSNull()
-        object["suggestion"] = results.suggestion ?? NSNull()
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: Terminal.escapingControls(inJSON: data), as: UTF8.self)
+        return try JSONOutput.line(page)
+    }
+
+    /// `327<TAB>Exploits of a Mom<TAB>2007-10-10` a comic, nothing else: what fzf lists and
+    /// `cut -f1` reads. Tabs and line breaks of a title are spaces, so each comic is one line.
+    public static func oneline(_ results: SearchResults) -> String {
+        results.results.map { result in
+            let title = sanitized(result.title).map { $0 == "\t" || $0.isNewline ? " " : $0 }
+            return "\(result.id)\t\(String(title))\t\(result.date)\n"
+        }.joined()
     }
 
     public static func plainSnippet(_ snippet: String) -> String {
@@ -52,14 +54,19 @@ public enum SearchOutput {
     /// - Parameter command: the command for the next page, asked for only when there is one.
     public static func text(_ results: SearchResults, color: Bool, width: Int, command: @autoclosure () -> String) -> String {
         let style = Style(enabled: color)
-        var out = ""
+        var out = results.note.map { style.dim($0) + "\n\n" } ?? ""
         if let corrected = results.corrected {
-            out += style.dim("no results for \u{201C}\(sanitized(results.query))\u{201D}; showing results for \u{201C}\(sanitized(corrected))\u{201D}") + "\n\n"
+            let (typed, shown) = ("\u{201C}\(sanitized(results.query))\u{201D}", "\u{201C}\(sanitized(corrected))\u{201D}")
+            // "No results" only when it is true: a misspelling may still find comics by its stem.
+            let notice = results.typedQueryFound
+                ? "showing results for \(shown) (--exact searches \(typed) as typed)"
+                : "no results for \(typed); showing results for \(shown)"
+            out += style.dim(notice) + "\n\n"
         } else if let suggestion = results.suggestion {
             out += style.dim("did you mean: \(sanitized(suggestion))") + "\n\n"
         }
         guard !results.results.isEmpty else {
-            out += results.total == 0 ? "no comics found\n" : "no results on page \(results.page) (there are \(results.pageCount) pages)\n"
+            out += results.total == 0 ? "no comics found\n" : "no results on page \(results.page): there \(results.pageCount == 1 ? "is 1 page" : "are \(results.pageCount) pages")\n"
             return out
         }
         for result in results.results {

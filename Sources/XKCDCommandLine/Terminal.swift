@@ -53,6 +53,42 @@ public enum Terminal {
         windowSize.map { Int($0.ws_col) } ?? environmentVariable("COLUMNS").flatMap(Int.init)
     }
 
+    /// A size in bytes as people read it: `0 bytes`, `512 bytes`, `14.8 MB` (decimal units, as
+    /// `ls -h --si` and ByteCountFormatter's file style, whose zero is "Zero KB").
+    public static func size(_ bytes: Int) -> String {
+        guard bytes >= 1000 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
+        var value = Double(bytes)
+        var unit = 0
+        let units = ["kB", "MB", "GB", "TB"]
+        repeat {
+            value /= 1000
+            unit += 1
+        } while value >= 999.95 && unit < units.count
+        return String(format: "%.1f", value) + " " + units[unit - 1]
+    }
+
+    /// The columns a terminal gives `text`: two for a wide (East Asian) character, none for a
+    /// combining mark, one for the rest.
+    public static func columns(of text: String) -> Int {
+        text.unicodeScalars.reduce(0) { total, scalar in
+            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+                return total
+            }
+            return total + (isWide(scalar) ? 2 : 1)
+        }
+    }
+
+    /// East Asian Wide and Fullwidth ranges (Unicode's EastAsianWidth.txt, the blocks that hold
+    /// letters a tag may use: Hangul, CJK, kana, fullwidth forms).
+    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            true
+        default: false
+        }
+    }
+
     /// Writes `message` and a line feed to standard error, through ``sanitized(_:keepingNewlines:)``.
     public static func printError(_ message: String) {
         FileHandle.standardError.write(Data((sanitized(message, keepingNewlines: true) + "\n").utf8))
@@ -69,9 +105,20 @@ public enum Terminal {
         guard code != .success else { command.exit(withError: error) }
         // ArgumentParser's usage errors exit with sysexits' 64; a query the engine cannot read is
         // a usage error too.
-        if code.rawValue == 64 || error is QueryError || error is SearchError { code = ExitCode(usageErrorStatus) }
+        if code.rawValue == 64 || error is QueryError || error is SearchError || isUnreadableComic(error) {
+            code = ExitCode(usageErrorStatus)
+        }
         printError(command.fullMessage(for: error))
         command.exit(withError: ExitCode(code.rawValue))
+    }
+
+    /// A comic typed as something that is no comic number (`show abc`, `show 0`): a usage error,
+    /// unlike a number the index does not hold.
+    private static func isUnreadableComic(_ error: any Error) -> Bool {
+        switch error as? LibraryError {
+        case .notANumber, .belowFirst: true
+        default: false
+        }
     }
 
     /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls

@@ -5,11 +5,14 @@ public enum EmbedError: Error, Equatable, CustomStringConvertible {
     /// A file of the model is there but cannot be used: truncated, not the expected format,
     /// or made for another model.
     case modelDamaged(path: String, reason: String)
+    /// The model is there but this user may not read it.
+    case modelUnreadable(path: String)
 
     public var description: String {
         switch self {
         case .modelMissing(let path): "no sentence-embedding model at \(path)"
         case .modelDamaged(let path, let reason): "the sentence-embedding model at \(path) is damaged: \(reason)"
+        case .modelUnreadable(let path): "cannot read the sentence-embedding model at \(path) (permission denied)"
         }
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Turns text into a sentence embedding with all-MiniLM-L6-v2, as sentence-transformers does:
 /// BERT's tokenizer, the BERT encoder, mean pooling over the tokens, L2 normalisation.
 ///
@@ -34,6 +38,11 @@ public final class SentenceEncoder: Sendable {
     public init(modelDirectory: URL) throws(EmbedError) {
         guard FileManager.default.fileExists(atPath: modelDirectory.path) else {
             throw .modelMissing(path: modelDirectory.path)
+        }
+        guard access(modelDirectory.path, R_OK | X_OK) == 0,
+            access(modelDirectory.appending(path: "model.safetensors").path, R_OK) == 0 || errno != EACCES
+        else {
+            throw .modelUnreadable(path: modelDirectory.path)
         }
         let configuration = try Self.read(BertConfiguration.self, "config.json", in: modelDirectory)
         let sentenceConfiguration = try Self.read(SentenceConfiguration.self, "sentence_bert_config.json", in: modelDirectory)
@@ -205,7 +214,11 @@ public final class SentenceEncoder: Sendable {
         } else if let home = environment("HOME"), !home.isEmpty {
             candidates.append(URL(filePath: home).appending(path: ".local/share/xkcd-search/model", directoryHint: .isDirectory))
         }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appending(path: "model.safetensors").path) }
+        // A model this user may not read is found too, so that it is reported as such.
+        return candidates.first { candidate in
+            access(candidate.appending(path: "model.safetensors").path, F_OK) == 0
+                || (errno == EACCES && FileManager.default.fileExists(atPath: candidate.path))
+        }
     }
 
     private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {

@@ -19,6 +19,9 @@ public struct VectorReport: Sendable, Equatable {
     public var unusableFile: String?
     /// Comics the model made no usable vector of (NaN, from damaged weights): not stored.
     public var failed = 0
+    /// Comics whose text was read and tokenized to compare it with their vectors' (none when
+    /// the run was told no text changed and every comic had a vector of this model).
+    public var textsRead = 0
     /// True when the run was cancelled before embedding every comic; what it embedded is kept.
     public var isInterrupted = false
 }
@@ -71,20 +74,32 @@ public struct VectorIndexer: Sendable {
     ///     (``ComicDatabase/forEachVector(inFile:model:dimensions:_:)``); a vector in it is used
     ///     when it was made by this model from the same tokens. A file that cannot be read is
     ///     reported in ``VectorReport/unusableFile`` and its comics embedded.
+    ///   - textUnchanged: the caller stored no comic text since the last run (an index run
+    ///     that fetched nothing): when every comic has a vector of this model, no text is read.
+    ///     Reading and tokenizing every comic's text to find that out was most of a no-op run.
     ///   - progress: called after each comic with how many of those to embed are done.
     public func run(
-        importingFrom shipped: String? = nil, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
+        importingFrom shipped: String? = nil, textUnchanged: Bool = false,
+        progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
     ) async throws -> VectorReport {
         let sources = try database.vectorSources()
+        let ids = try database.comicIDs()
+        if textUnchanged {
+            let model = (identity: encoder.identity, dimensions: encoder.dimensions)
+            if ids.allSatisfy({ sources[$0].map { ($0.model, $0.dimensions) == model } ?? false }) {
+                return VectorReport(embedded: 0, imported: 0, current: ids.count)
+            }
+        }
         // Each comic's tokens are kept rather than its text (an explanation may run to
         // megabytes, of which the model reads 256 tokens), and text is read a few hundred comics
         // at a time.
         var pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)] = []
         var current = 0
-        let ids = try database.comicIDs()
+        var textsRead = 0
         for start in stride(from: 0, to: ids.count, by: 256) {
             for document in try database.documents(ids: Array(ids[start..<min(start + 256, ids.count)])) {
                 let tokens = Self.passages(of: document).map(encoder.tokenIDs(for:))
+                textsRead += 1
                 let digest = Self.digest(of: tokens)
                 let source = VectorSource(model: encoder.identity, textDigest: digest, dimensions: encoder.dimensions)
                 if sources[document.id] == source {
@@ -95,7 +110,7 @@ public struct VectorIndexer: Sendable {
             }
         }
 
-        var report = VectorReport(embedded: 0, imported: 0, current: current)
+        var report = VectorReport(embedded: 0, imported: 0, current: current, textsRead: textsRead)
         if let shipped, !pending.isEmpty {
             let usable = importable(from: shipped, for: pending, into: &report)
             try database.replaceVectors(usable)

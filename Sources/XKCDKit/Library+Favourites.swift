@@ -28,8 +28,6 @@ public struct FavouriteImport: Sendable, Equatable {
     public var addedFavourites: [Comic.ID]
     /// Tags newly attached, counted once per comic.
     public var addedTags: Int
-    /// Imported favourites whose comic the index does not hold (yet), ascending.
-    public var notInIndex: [Comic.ID]
 }
 
 /// The favourites export file, version 1:
@@ -222,11 +220,18 @@ extension Library {
         } catch let reason as ImportProblem {
             throw LibraryError.malformedExport(source: source, reason: reason.text)
         }
-        let merge = try database.mergeFavourites(favourites)
+        // A comic the index lacks is refused as `fav add` refuses it, and the whole file with it.
         let indexed = Set(try database.comicIDs())
+        for (index, favourite) in favourites.enumerated() where !indexed.contains(favourite.id) {
+            do {
+                _ = try resolve(.number(favourite.id))
+            } catch let error as LibraryError {
+                throw LibraryError.importRefused(source: source, reason: "favourites[\(index)]: \(error)")
+            }
+        }
+        let merge = try database.mergeFavourites(favourites)
         return FavouriteImport(
-            entries: favourites.count, addedFavourites: merge.addedFavourites, addedTags: merge.addedTags,
-            notInIndex: Set(favourites.map(\.id)).subtracting(indexed).sorted())
+            entries: favourites.count, addedFavourites: merge.addedFavourites, addedTags: merge.addedTags)
     }
 
     /// Reads and merges an export file; see ``importFavourites(_:source:at:)``.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import XKCDModel
+import XKCDQuery
 import XKCDStore
 
 /// Which comic a command is about, as the user typed it: `327`, `#327`, `latest` or `random`.
@@ -10,10 +11,12 @@ public enum ComicReference: Sendable, Hashable {
     /// Drawn uniformly from the indexed comics.
     case random
 
-    /// Parses what the user typed; surrounding spaces and a leading `#` are allowed.
+    /// Parses what the user typed; surrounding spaces and a leading `#` are allowed, and the
+    /// address of the comic's page on xkcd.com or explain xkcd, as `search` takes it.
     ///
     /// ```swift
     /// try ComicReference(parsing: "#327")   // .number(327)
+    /// try ComicReference(parsing: "https://xkcd.com/327/")   // .number(327)
     /// try ComicReference(parsing: "abc")    // throws LibraryError.notANumber("abc")
     /// ```
     /// - Throws: ``LibraryError/notANumber(_:)``, or ``LibraryError/belowFirst(_:)`` for 0 and below.
@@ -23,6 +26,10 @@ public enum ComicReference: Sendable, Hashable {
         case "latest", "last": self = .latest
         case "random": self = .random
         default:
+            if let number = ComicAddress.number(in: trimmed) {
+                self = .number(number)
+                return
+            }
             let digits = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
             guard let number = Int(digits), digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) else {
                 throw .notANumber(text)
@@ -196,10 +203,15 @@ public struct Library: Sendable {
     /// The share line: `xkcd #327: Exploits of a Mom https://xkcd.com/327/`; remembered as the
     /// comic shown last, as sharing it is a way of showing it (`next` goes on from there).
     public func shareLine(_ reference: ComicReference?) throws -> String {
+        Library.shareLine(for: try sharedComic(reference))
+    }
+
+    /// The comic to share, remembered as ``shareLine(_:)`` remembers it.
+    public func sharedComic(_ reference: ComicReference?) throws -> Comic {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
         remember(id)
-        return Library.shareLine(for: comic)
+        return comic
     }
 
     public static func shareLine(for comic: Comic) -> String {

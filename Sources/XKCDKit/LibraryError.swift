@@ -29,6 +29,8 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case invalidTag(String, reason: String)
     /// A favourites file that cannot be imported; nothing was changed.
     case malformedExport(source: String, reason: String)
+    /// A favourites file naming a comic the index does not hold; nothing was changed.
+    case importRefused(source: String, reason: String)
     case cannotRead(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
 
@@ -53,6 +55,7 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case .invalidTag(let tag, let reason): "\(quoted(tag)) is not a valid tag: \(reason)"
         case .malformedExport(let source, let reason):
             "\(escaped(source)) is not a favourites export, so nothing was imported: \(reason)"
+        case .importRefused(let source, let reason): "nothing was imported from \(escaped(source)): \(reason)"
         case .cannotRead(let path, let reason): "cannot read \(escaped(path)): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(escaped(path)): \(reason)"
         }

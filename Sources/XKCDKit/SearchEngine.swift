@@ -53,8 +53,14 @@ public struct SearchResults: Sendable {
     public var total: Int
     public var page: Int
     public var limit: Int
-    /// The corrected query searched instead, when the query as typed found nothing.
+    /// The corrected query searched instead, when a word of the query as typed is in no comic
+    /// in that form.
     public var corrected: String?
+    /// Whether the query as typed found comics too (by the stems of its words) before it was
+    /// corrected: the notice then must not say it found nothing.
+    public var typedQueryFound = false
+    /// A line about the query to show above the results: that #404 does not exist, on purpose.
+    public var note: String?
     /// A spelling suggestion for a query that found something as typed.
     public var suggestion: String?
     public var results: [SearchResult]
@@ -135,7 +141,11 @@ public struct SearchEngine: Sendable {
             try search(query, text: text, limit: limit, page: page, correctingSpelling: correctingSpelling, in: snapshot)
         }
         logger.info("\(results.total) comics found, \(results.results.count) on page \(page), in \(milliseconds(since: start))")
-        return results
+        // Nothing found in an index with no comics (a first run offline) is said as it is.
+        if results.total == 0, try database.latestComicID() == nil { throw LibraryError.emptyIndex }
+        var noted = results
+        if query.exactComic == 404 { noted.note = LibraryError.skipped404.description }
+        return noted
     }
 
     private func search(
@@ -151,16 +161,18 @@ public struct SearchEngine: Sendable {
         var ranking = try rank(query, ordering: ordered, in: snapshot)
         logger.info("ranked by words: \(ranking.ids.count) comics in \(milliseconds(since: step))")
         var corrected: String?
+        var typedQueryFound = false
         var suggestion: String?
         if correctingSpelling, let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
-            let fixes = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
+            let (fixes, inflected) = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
                 let retry = try rank(correctedQuery, ordering: ordered, in: snapshot)
                 if !retry.ids.isEmpty || ranking.ids.isEmpty {
+                    typedQueryFound = !ranking.ids.isEmpty
                     ranking = retry
                     corrected = correctedQuery.description
                     logger.info("spelling corrected to: \(correctedQuery.description)")
@@ -168,8 +180,11 @@ public struct SearchEngine: Sendable {
             } else {
                 // Looked up only here: a misspelt word is rare too, and its neighbours would be
                 // read a second time for a hint that is not shown beside a correction.
+                // A word found as another form of itself needs no hint either.
                 let hints = try spellingCorrections(
-                    for: ranking.rareWords, requiringMoreCommonThan: ranking.documentCounts, in: snapshot)
+                    for: ranking.rareWords.filter { !inflected.contains($0) }, requiringMoreCommonThan: ranking.documentCounts,
+                    in: snapshot
+                ).corrections
                 if !hints.isEmpty {
                     var hinted = query
                     hinted.text = textQuery.replacingTerms(hints)
@@ -208,7 +223,7 @@ public struct SearchEngine: Sendable {
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
-            suggestion: suggestion, results: results, semanticProblem: semanticProblem)
+            typedQueryFound: typedQueryFound, suggestion: suggestion, results: results, semanticProblem: semanticProblem)
     }
 
     struct Ranking {
@@ -380,19 +395,37 @@ public struct SearchEngine: Sendable {
         }
     }
 
+    /// Whether two words are forms of one word by English inflectional endings: `waggles` and
+    /// `waggle`, `sandwiches` and `sandwiched`.
+    static func isInflection(of a: String, and b: String) -> Bool {
+        func forms(_ word: String) -> Set<String> {
+            var forms: Set<String> = [word]
+            // "class" is no plural of "clas".
+            for ending in ["s", "es", "d", "ed", "ing", "er", "ers", "ly"]
+            where word.hasSuffix(ending) && word.count > ending.count + 2 && !word.hasSuffix("s" + ending) {
+                forms.insert(String(word.dropLast(ending.count)))
+            }
+            return forms
+        }
+        return !forms(a).isDisjoint(with: forms(b))
+    }
+
     /// For each word, the indexed word nearest in spelling, preferring title words, then
-    /// common words.
+    /// common words; apart, the words whose nearest is only another form of them.
     ///
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
     func spellingCorrections(
         for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.Snapshot
-    ) throws -> [String: String] {
+    ) throws -> (corrections: [String: String], inflections: Set<String>) {
         var corrections: [String: String] = [:]
+        var inflections: Set<String> = []
         for word in words {
             let typed = word.lowercased()
             guard typed.count >= 3, typed.allSatisfy({ $0.isASCII && $0.isLetter }) else { continue }
-            let allowed = typed.count <= 4 ? 1 : 2
+            // Two edits only from seven letters: a shorter real word (a name, another
+            // language's "segura") is two edits from some English one ("secure").
+            let allowed = typed.count <= 6 ? 1 : 2
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedWord = EditDistance.TypedWord(Array(typed.utf8))
             var nearest: [(term: String, distance: Int, count: Int)] = []
@@ -412,9 +445,12 @@ public struct SearchEngine: Sendable {
             let best = nearest.min { a, b in
                 (titled.contains(a.term) ? 0 : 1, -a.count, a.term) < (titled.contains(b.term) ? 0 : 1, -b.count, b.term)
             }
-            if let best { corrections[word] = best.term }
+            // A word that differs from the nearest only by an ending ("waggles", "waggle") is
+            // found by its stem already: correcting it would only print a notice.
+            guard let best else { continue }
+            if Self.isInflection(of: typed, and: best.term) { inflections.insert(word) } else { corrections[word] = best.term }
         }
-        return corrections
+        return (corrections, inflections)
     }
 }
 

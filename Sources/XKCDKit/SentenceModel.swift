@@ -81,11 +81,11 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, without what follows from it.
     public var reason: String {
         switch self {
-        case .noModel: "no sentence model found (run `make model`, or set XKCD_SEARCH_MODEL to its directory)"
+        case .noModel: "no sentence model found; set XKCD_SEARCH_MODEL to its directory"
         // A model file's own text (a tensor's name, its identity) may hold anything.
         case .model(let error): escaped("\(error)", limit: 300)
-        case .noVectors: "the index has no comic vectors for this model (run `xkcd-search index` to add them)"
-        case .unusableEmbedding: "the sentence model made no usable vector of this query (its weights are damaged: run `make model` again)"
+        case .noVectors: "the index has no comic vectors for this model; run 'xkcd-search index' to add them"
+        case .unusableEmbedding: "the sentence model made no usable vector of this query; its weights are damaged"
         }
     }
 }

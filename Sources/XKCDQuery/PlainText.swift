@@ -177,9 +177,9 @@ enum Contractions {
 /// A comic named by its address: `https://xkcd.com/1513/`, `xkcd.com/1513`,
 /// `https://m.xkcd.com/1513/`, `https://www.explainxkcd.com/wiki/index.php/1513:_Code_Quality`,
 /// `…/index.php/1513`, `…/index.php?title=1513`.
-enum ComicAddress {
+public enum ComicAddress {
     /// The comic number `text` is the address of, or nil.
-    static func number(in text: String) -> Int? {
+    public static func number(in text: String) -> Int? {
         let trimmed = text.trimmingSeparators()
         var address = trimmed[...]
         guard !address.isEmpty, !address.contains(where: QueryLexer.isSeparator) else { return nil }

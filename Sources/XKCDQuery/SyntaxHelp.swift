@@ -1,5 +1,6 @@
 extension QueryParser {
     /// A reference of the whole query language with examples, for `search --help` and the README.
+    /// Every line fits 78 columns: ArgumentParser wraps longer ones in an 80-column help.
     public static let syntaxHelp = """
         Query syntax (words are matched in any order; all must match):
           bobby tables          both words, anywhere (stemmed: "table" finds "tables")
@@ -9,7 +10,7 @@ extension QueryParser {
           sql OR database       either word (also: sql | database); binds tighter
                                 than AND: `bobby sql OR db` = bobby AND (sql OR db)
           (sql OR db) -drop     parentheses group
-          title:tables          only in one field: title: alt: transcript: explanation:
+          title:tables          one field only: title: alt: transcript: explanation:
           title:"bobby tables"  alt:foo*  -transcript:ping  title:(sql OR db)
           327  #327  xkcd 327   comic 327 first, then comics mentioning "327"; so do
           xkcd.com/327/  explainxkcd.com/wiki/index.php/327 (xkcd, explain xkcd links)
@@ -18,9 +19,10 @@ extension QueryParser {
           date:2010-03-05  date:2010-03..2011 (2010-03-01 to 2011-12-31)
           before:2010 (until 2009-12-31)  after:2010-03 (from 2010-04-01)
           is:fav                only favourites
-          tag:physics           favourites carrying this tag (tag:"two words")
-          sort:date  sort:-date  sort:num  sort:-num  (default relevance; filters: date)
-        Anything else is searched as words: c++  don't  AT&T  e-mail  foo:bar dont=don't
+          tag:physics           favourites carrying this tag (a tag is one word)
+          sort:date  sort:-date  sort:num  sort:-num  the order (default: relevance;
+                                by date for a query of only filters)
+        Anything else is searched as words: c++  don't  AT&T  e-mail  foo:bar
         Without OR, |, -word, word* or field: (filters allowed), a leading "the one
         where", "that xkcd comic about", "there's an xkcd" is left out, and 4 or more
         words outside quotes make a sentence: xkcd and comic are left out, "quoted

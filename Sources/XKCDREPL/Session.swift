@@ -112,12 +112,14 @@ public struct Session {
         let head = String(trimmed.prefix { $0 != " " && $0 != "\t" })
         let word = head.lowercased()
         switch word {
-        case ":help", ":h", ":?":
+        // With other prompts' spellings, alone on the line: psql's \\? and sqlite3's .help.
+        case ":help", ":h", ":?", "?", "\\?", ".help":
+            guard trimmed == head || word.hasPrefix(":") else { break }
             show(help)
             return .done
-        // The words other prompts leave with (psql's \\q, a shell's exit), alone on the line:
-        // none of them is worth searching for.
-        case ":quit", ":q", ":exit", "quit", "exit", "q", "\\q":
+        // The words other prompts leave with (psql's \\q, sqlite3's .quit, a shell's exit), alone
+        // on the line: none of them is worth searching for.
+        case ":quit", ":q", ":exit", "quit", "exit", "q", "\\q", ".quit", ".exit":
             guard trimmed == head else { break }
             return .quit
         case "more":

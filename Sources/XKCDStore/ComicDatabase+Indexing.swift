@@ -49,13 +49,17 @@ extension ComicDatabase {
     /// Explanations fetched within this long of their comic's date are fetched again, since
     /// the wiki changes them most in the first days.
     public static let freshExplanationWindow: TimeInterval = 14 * 24 * 3600
+    /// An explanation that may still change is fetched again at most this often.
+    public static let explanationRecheckInterval: TimeInterval = 24 * 3600
 
     /// Works out what to ask for so that the index covers every comic up to `latest`.
     ///
     /// A comic is asked for when it is not stored and not known to be absent (#404). An
-    /// explanation is asked for when it is not stored, was flagged incomplete, was fetched within
-    /// two weeks of the comic's date, was not written yet, or failed last time.
-    public func plan(upTo latest: Comic.ID) throws(StoreError) -> IndexPlan {
+    /// explanation is asked for when it is not stored, was not written yet, or failed last time;
+    /// and, at most once in ``explanationRecheckInterval`` (before `now`), when it was flagged
+    /// incomplete or fetched within two weeks of the comic's date: an incomplete page may stay
+    /// so for years, and asking for each of them on every run made a run with nothing new slow.
+    public func plan(upTo latest: Comic.ID, now: Date = Date()) throws(StoreError) -> IndexPlan {
         try read { db in
             let storedComics = try Set(Int.fetchAll(db, sql: "SELECT id FROM comic"))
             let absentComics = try Set(Int.fetchAll(db, sql: """
@@ -63,9 +67,12 @@ extension ComicDatabase {
                 """))
             let settledExplanations = try Set(Int.fetchAll(db, sql: """
                 SELECT e.comicID FROM explanation e JOIN comic c ON c.id = e.comicID
-                WHERE NOT e.isIncomplete
-                  AND julianday(e.fetchedAt) - julianday(c.date) > ?
-                """, arguments: [ComicDatabase.freshExplanationWindow / 86400]))
+                WHERE (NOT e.isIncomplete AND julianday(e.fetchedAt) - julianday(c.date) > ?)
+                   OR julianday(?) - julianday(e.fetchedAt) < ?
+                """, arguments: [
+                    ComicDatabase.freshExplanationWindow / 86400, now,
+                    ComicDatabase.explanationRecheckInterval / 86400,
+                ]))
             guard latest >= 1 else { return IndexPlan(comics: [], explanations: []) }
             let all = 1...latest
             let comics = all.filter { !storedComics.contains($0) && !absentComics.contains($0) }
@@ -159,6 +166,15 @@ extension ComicDatabase {
     }
 
     /// Merges the full-text b-trees into one segment: smaller file, faster queries.
+    /// Rewrites the file without its free pages, and checkpoints the write-ahead log into it:
+    /// after a rebuild, which rewrites every row, a quarter of the file was free pages.
+    public func vacuum() throws(StoreError) {
+        try wrapped {
+            try writer.vacuum()
+            try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        }
+    }
+
     public func optimizeFullTextIndex() throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('optimize')")

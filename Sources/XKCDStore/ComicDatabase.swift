@@ -94,8 +94,8 @@ public struct ComicDatabase: Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // Reads map the file instead of copying its pages in: a page of results reads tens of
-            // kilobytes of explanations. Nothing vacuums the index, so the file never shrinks
-            // under a mapping.
+            // kilobytes of explanations. Only `index --rebuild` shrinks the file (``vacuum()``),
+            // and through SQLite, which sizes a reader's mapping again when the file changed.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         configuration.busyMode = .callback(BusyWait(path: path, timeout: .seconds(Self.busyTimeout), waiting: waiting).retry)

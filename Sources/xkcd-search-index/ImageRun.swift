@@ -26,7 +26,7 @@ extension XKCDSearchIndex {
         }
         bar?.finish()
         let usage = cache.usage()
-        let kept = "\(usage.images) kept (\(ByteCountFormatter.string(fromByteCount: Int64(usage.bytes), countStyle: .file))) in \(cache.directory.path)"
+        let kept = "\(usage.images) kept (\(Terminal.size(usage.bytes))) in \(cache.directory.path)"
         if report.isInterrupted {
             Terminal.printError("interrupted: \(report.fetched) images fetched, \(kept); 'xkcd-search index --images' fetches the rest")
             throw ExitCode(130)

@@ -51,7 +51,10 @@ struct XKCDSearchIndex: AsyncParsableCommand {
                 upstream: HTTPComicSource(configuration: configuration, logger: logger), cache: cache, logger: logger)
             _ = cache.removeLeftoverTemporaryFiles()
         }
+        // Explanations parsed again change the text the model reads, as a fetch does.
+        var textChangedBeforeTheRun = false
         if case .incremental = mode, try database.explanationsNeedParsingAgain() {
+            textChangedBeforeTheRun = true
             do {
                 try await parseExplanationsAgain(database, cache: cache)
             } catch {
@@ -66,6 +69,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
         // keeps what it stored; a second one ends the process at once.
         let interrupts = Interrupts()
         let (vectorsFile, drawsBars, embeds, runMode) = (options.vectors, bar != nil, !options.noEmbed, mode)
+        let textChanged = textChangedBeforeTheRun
         let outcome: (IndexReport, VectorReport?)?
         do {
             outcome = try await interrupts.run { () async throws -> (IndexReport, VectorReport?) in
@@ -73,20 +77,29 @@ struct XKCDSearchIndex: AsyncParsableCommand {
                     bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
                 }
                 bar?.finish()
-                if case .rebuild = runMode, !report.isInterrupted { try database.markExplanationsParsed() }
+                if case .rebuild = runMode, !report.isInterrupted {
+                    try database.markExplanationsParsed()
+                    try database.vacuum()
+                }
                 guard embeds, !report.isInterrupted, !Task.isCancelled else { return (report, nil) }
-                return (report, try await Self.embed(database, importingFrom: vectorsFile, drawingABar: drawsBars))
+                var textUnchanged = !textChanged && report.comicsFetched == 0 && report.explanationsFetched == 0
+                if case .rebuild = runMode { textUnchanged = false }
+                return (report, try await Self.embed(
+                    database, importingFrom: vectorsFile, textUnchanged: textUnchanged, drawingABar: drawsBars))
             }
         } catch where interrupts.happened {
             outcome = nil  // before the first comic was asked for
         }
         bar?.finish()
+        if let vectors = outcome?.1 {
+            global.log("vectors: \(vectors.embedded) embedded, \(vectors.imported) imported, \(vectors.current) current; comic texts read: \(vectors.textsRead)")
+        }
         guard let (report, vectors) = outcome, !report.isInterrupted, vectors?.isInterrupted != true else {
             let kept = try database.statistics().comics
             Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
             throw ExitCode(130)
         }
-        print(options.json ? try IndexSummary(report, vectors: vectors, database: database).jsonString() : IndexSummary.text(report, vectors: vectors))
+        print(options.json ? try JSONOutput.line(IndexSummary(report, vectors: vectors, database: database)) : IndexSummary.text(report, vectors: vectors))
         let images = options.images ? try await fetchImages(database, interrupts: interrupts) : nil
         if !report.failures.isEmpty || images?.failures.isEmpty == false { throw ExitCode(3) }
     }
@@ -94,7 +107,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
     /// Brings the comics' sentence vectors up to date; without a usable model the index is
     /// searched by words alone, which one line says.
     private static func embed(
-        _ database: ComicDatabase, importingFrom vectors: String?, drawingABar: Bool
+        _ database: ComicDatabase, importingFrom vectors: String?, textUnchanged: Bool, drawingABar: Bool
     ) async throws -> VectorReport? {
         let encoder: SentenceEncoder
         switch SentenceModel.located().encoder() {
@@ -104,7 +117,9 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             return nil
         }
         let bar = drawingABar ? ProgressBar(label: "embedding") : nil
-        let report = try await VectorIndexer(database: database, encoder: encoder).run(importingFrom: vectors) { progress in
+        let report = try await VectorIndexer(database: database, encoder: encoder).run(
+            importingFrom: vectors, textUnchanged: textUnchanged
+        ) { progress in
             bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
         }
         bar?.finish()
@@ -147,14 +162,14 @@ struct IndexSummary: Encodable {
     var failed: [Failure]
     var seconds: Double
     var database: String
-    /// Comics embedded by the model, and comics whose vectors came from `--vectors`; nil
-    /// without a model.
-    var embedded: Int?
-    var vectorsImported: Int?
+    /// Comics embedded by the model, and comics whose vectors came from `--vectors`; null
+    /// without a model or with `--no-embed`.
+    @NullWhenMissing var embedded: Int?
+    @NullWhenMissing var vectorsImported: Int?
     /// Rows of the `--vectors` file left out as no vector of the model, and comics the model
-    /// made no usable vector of; nil without a model.
-    var vectorRowsRefused: Int?
-    var embeddingFailed: Int?
+    /// made no usable vector of; null without a model or with `--no-embed`.
+    @NullWhenMissing var vectorRowsRefused: Int?
+    @NullWhenMissing var embeddingFailed: Int?
 
     init(_ report: IndexReport, vectors: VectorReport?, database: ComicDatabase) {
         embedded = vectors?.embedded
@@ -166,14 +181,8 @@ struct IndexSummary: Encodable {
         explanationsFetched = report.explanationsFetched
         new = report.newComics.map { NewComic(num: $0.id, title: $0.title) }
         failed = report.failures.map { Failure(num: $0.id, what: $0.resource, reason: $0.message) }
-        seconds = report.elapsed.seconds
+        seconds = JSONOutput.rounded(seconds: report.elapsed.seconds)
         self.database = database.path ?? ":memory:"
-    }
-
-    func jsonString() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: Terminal.escapingControls(inJSON: try encoder.encode(self)), as: UTF8.self)
     }
 
     /// One line: what was fetched, the new comics, and every failure with its reason.
@@ -195,7 +204,7 @@ struct IndexSummary: Encodable {
             parts.append("\(vectors.refusedRows) rows of the vectors file left out (no vector of this model: a wrong type or length, not of unit length, or given twice)")
         }
         if let vectors, vectors.failed > 0 {
-            parts.append("\(vectors.failed) comics not embedded: the model made no usable vector of them (its weights are damaged: run `make model` again)")
+            parts.append("\(vectors.failed) comics not embedded: the model made no usable vector of them; its weights are damaged")
         }
         if !report.failures.isEmpty {
             let failures = report.failures.map { "#\($0.id) \($0.resource): \(sanitized($0.message))" }

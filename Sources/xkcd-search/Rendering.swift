@@ -133,7 +133,8 @@ struct ComicJSON: Encodable {
         try container.encode(comic.imageURL, forKey: .img)
         try container.encode(comic.url, forKey: .url)
         try container.encode(comic.explainURL, forKey: .explainUrl)
-        try container.encode(page.transcript, forKey: .transcript)
+        // No transcript is null, as every missing value is.
+        try container.encode(page.transcript.isEmpty ? nil : page.transcript, forKey: .transcript)
         try container.encode(page.transcriptSource.rawValue, forKey: .transcriptSource)
         try container.encode(page.categories, forKey: .categories)
         try container.encode(page.favourite != nil, forKey: .favourite)
@@ -145,14 +146,6 @@ struct ComicJSON: Encodable {
             try container.encode(explanation?.isIncomplete, forKey: .incomplete)
         }
     }
-}
-
-/// Prints any Encodable as sorted, pretty JSON on stdout.
-func printJSON(_ value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    print(String(decoding: Terminal.escapingControls(inJSON: try encoder.encode(value)), as: UTF8.self))
 }
 
 /// Output flags shared by `show`, `next`, `prev`, `random` and `latest`.
@@ -169,7 +162,7 @@ struct PageOptions: ParsableArguments {
     /// the image with it where it is drawn (``ComicImage``).
     func print(_ page: ComicPage, with global: GlobalOptions) throws {
         if json {
-            return try printJSON(ComicJSON(page: page, withExplanation: explain))
+            return try JSONOutput.print(ComicJSON(page: page, withExplanation: explain))
         }
         let text = global.renderer.page(page, withExplanation: explain)
         guard image.drawsImage else {

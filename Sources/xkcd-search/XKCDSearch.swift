@@ -18,6 +18,11 @@ struct XKCDSearch: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Fav.self, About.self, Repl.self]
     )
+
+    /// The global options before a command are moved after it (``GlobalOptions/movedAfterTheCommand(_:)``);
+    /// declared here too so that the help lists them once and a shell completes their values
+    /// before the command (`xkcd-search --db <Tab>`), and for a bare `xkcd-search --db X`.
+    @OptionGroup var global: GlobalOptions
 }
 
 /// Runs the command line: a plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``)
@@ -30,11 +35,10 @@ struct XKCDSearch: AsyncParsableCommand {
 enum Entry {
     static func main() {
         do {
-            let arguments = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
+            let arguments = try withImpliedCommand(GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
             if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
                 try request.runAsProcess()
             }
-            try checkCommandName(arguments.first)
             var command: any ParsableCommand
             do {
                 command = try XKCDSearch.parseAsRoot(arguments)
@@ -49,24 +53,65 @@ enum Entry {
         }
     }
 
-    /// A first word near a command's name but not one is taken as a mistyped command, not as
-    /// the arguments ArgumentParser would call unexpected: `serch` gets "did you mean 'search'?".
-    private static func checkCommandName(_ word: String?) throws {
-        guard let word, !word.hasPrefix("-"), word != "help" else { return }
-        let names = XKCDSearch.configuration.subcommands.compactMap { $0.configuration.commandName }
-        if let meant = Spelling.nearest(to: word, among: names) {
+    /// The command a first word that names none implies, as other xkcd tools and the REPL take
+    /// them: a comic (`327`, `#327`, a link to it) is shown, other words are searched
+    /// (`xkcd-search bobby tables`). A word near a command's name is taken as a mistyped
+    /// command, not as a search: `serch` gets "did you mean 'search'?", as does `fav ad`.
+    /// `help` is for a command's help only.
+    private static func withImpliedCommand(_ arguments: [String]) throws -> [String] {
+        guard let word = arguments.first, !word.hasPrefix("-") else { return arguments }
+        let commands = XKCDSearch.configuration.subcommands
+        if word == "help" {
+            let named = arguments.dropFirst().prefix { !$0.hasPrefix("-") }
+            var command: any ParsableCommand.Type = XKCDSearch.self
+            for name in named {
+                guard let sub = command.configuration.subcommands.first(where: { names(of: $0).contains(name) }) else {
+                    throw unknownCommand(name, among: command.configuration.subcommands)
+                }
+                command = sub
+            }
+            return arguments
+        }
+        if let command = commands.first(where: { names(of: $0).contains(word) }) {
+            let subcommands = command.configuration.subcommands
+            if let next = arguments.dropFirst().first, !subcommands.isEmpty, !next.hasPrefix("-"),
+                !subcommands.contains(where: { names(of: $0).contains(next) })
+            {
+                throw unknownCommand(next, among: subcommands, of: word)
+            }
+            return arguments
+        }
+        if let meant = Spelling.nearest(to: word, among: commands.flatMap(names)) {
             throw ValidationError("unknown command \(quoted(word)); did you mean '\(meant)'?")
         }
+        let words = arguments.prefix { $0 != "--" && !$0.hasPrefix("-") }
+        if words.count == 1, (try? ComicReference(parsing: word)) != nil { return ["show"] + arguments }
+        return ["search"] + arguments
+    }
+
+    private static func names(of command: any ParsableCommand.Type) -> [String] {
+        [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
+    }
+
+    private static func unknownCommand(_ word: String, among commands: [any ParsableCommand.Type], of parent: String? = nil)
+        -> ValidationError
+    {
+        let kind = parent.map { "'\($0)' command" } ?? "command"
+        let meant = Spelling.nearest(to: word, among: commands.flatMap(names))
+        return ValidationError("unknown \(kind) \(quoted(word))" + (meant.map { "; did you mean '\($0)'?" } ?? ""))
     }
 
     /// A usage error said in terms of what was most likely meant: a word to leave out of a search
-    /// (`-tables`), or a negative page or page size, which ArgumentParser reads as an option
-    /// (`--page -1` would be "missing value for '--page'").
+    /// (`-tables`), or a negative page, page size or timeout, which ArgumentParser reads as an
+    /// option (`--page -1` would be "missing value for '--page'").
     private static func explained(_ error: any Error, of arguments: [String]) -> any Error {
         let message = XKCDSearch.message(for: error)
         let words = arguments.dropFirst().prefix { $0 != "--" }
         for (option, value) in zip(words, words.dropFirst()) where ["--page", "--limit"].contains(option) && Int(value).map({ $0 < 0 }) == true {
             return ValidationError("\(option) must be 1 or more, not \(value)")
+        }
+        for (option, value) in zip(words, words.dropFirst()) where option == "--timeout" && Double(value).map({ $0 < 0 }) == true {
+            return IndexOptions.badTimeout(value)
         }
         if arguments.first == "search",
             let word = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && Int($0) == nil }),

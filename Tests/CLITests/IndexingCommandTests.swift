@@ -61,7 +61,7 @@ struct IndexingCommandTests {
             for key in ["comics", "explained", "latest", "database"] {
                 #expect(object?[key] != nil, "stats --json lacks \(key): \(stats.stdout)")
             }
-            #expect(stats.stdout.contains("\"database\" : \"\(db)\""), "paths are written as typed: \(stats.stdout)")
+            #expect(stats.stdout.contains("\"database\":\"\(db)\""), "paths are written as typed: \(stats.stdout)")
             let decoded = try JSONDecoder().decode(Stats.self, from: Data(stats.stdout.utf8))
             #expect(decoded.comics == Fixtures.comicIDs.count)
             #expect(decoded.latest == 3282)

@@ -23,6 +23,24 @@ struct InstallTests {
         try await runTool(["make", "--no-print-directory", "-C", packageRoot.path] + arguments)
     }
 
+    /// ENVIRONMENT, FILES and EXIT STATUS as the README has them (scripts/man-page.awk), the
+    /// global options once rather than under each command, examples one to a line.
+    static func expectManPageSections(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        for heading in ["GLOBAL OPTIONS", "ENVIRONMENT", "FILES", "EXIT STATUS"] {
+            #expect(lines.contains(heading), "no \(heading)", sourceLocation: sourceLocation)
+        }
+        for text in [
+            "XKCD_SEARCH_DB", "XKCD_SEARCH_MODEL", "XKCD_SEARCH_PAGER, PAGER", "BROWSER", "NO_COLOR",
+            "XDG_DATA_HOME, XDG_CACHE_HOME, XDG_STATE_HOME", "$XDG_DATA_HOME/xkcd-search/index.sqlite", "130",
+        ] {
+            #expect(lines.contains { $0.hasPrefix(text) }, "no \(text)", sourceLocation: sourceLocation)
+        }
+        #expect(lines.filter { $0 == "--db path" }.count == 1, "\(lines.filter { $0.hasPrefix("--db") })", sourceLocation: sourceLocation)
+        #expect(lines.filter { $0 == "--no-pager" }.count == 1, sourceLocation: sourceLocation)
+        #expect(lines.contains("xkcd-search index --rebuild") && lines.contains("xkcd-search fav add 327 sql security"), sourceLocation: sourceLocation)
+        #expect(lines.count < 800, "\(lines.count) lines", sourceLocation: sourceLocation)
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func installsExecutablesManPageCompletionsAndModelThenUninstallsThem() async throws {
         let binDirectory = try BinaryRunner.locateExecutable().resolvingSymlinksInPath().deletingLastPathComponent()
@@ -67,6 +85,7 @@ struct InstallTests {
             for command in ["index", "search", "show", "explain", "related", "fav", "stats", "about", "repl"] {
                 #expect(lines.contains { $0.hasPrefix("     \(command)") }, "no \(command) in the man page")
             }
+            Self.expectManPageSections(lines.map { $0.trimmingCharacters(in: .whitespaces) })
 
             // Completion scripts: each defines its completion for xkcd-search, and is valid in
             // its shell where that shell is installed.

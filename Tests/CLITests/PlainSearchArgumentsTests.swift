@@ -18,6 +18,7 @@ import _XKCDTestSupport
         (["nebraska", "dependency"], Request(words: ["nebraska", "dependency"])),
         (["--db", "/tmp/x.sqlite", "bobby", "--json"], Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)),
         (["--exact", "velociraptr"], Request(words: ["velociraptr"], exact: true)),
+        (["--oneline", "physics"], Request(words: ["physics"], oneline: true)),
         (["--color", "never", "--limit", "5", "--page", "2", "a"], Request(words: ["a"], color: .never, limit: 5, page: 2)),
         (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"], verbose: true)),
         (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"], verbose: true)),
@@ -45,7 +46,7 @@ import _XKCDTestSupport
     @Test func randomArgumentsAgreeWithArgumentParser() {
         var random = SplitMix64(state: 0x7365_6172_6368)  // "search"
         let pieces = [
-            "word", "two words", "-", "--", "-x", "--json", "--exact", "-v", "--verbose", "--db", "--color", "--limit", "--page",
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db", "--color", "--limit", "--page",
             "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",
             "\"a b\"", "é", "OR", "--help",
         ]

@@ -68,7 +68,7 @@ struct REPLCommandTests {
             // Without a terminal a bare xkcd-search prints the help, as before.
             let help = try await sandbox.cli.run([])
             #expect(help.status == 0)
-            #expect(help.stdout.contains("USAGE: xkcd-search <subcommand>"))
+            #expect(help.stdout.contains("USAGE: xkcd-search [--db <path>] [--verbose] [--color <color>] [--no-pager] <subcommand>"), "\(help)")
         }
     }
 

@@ -61,7 +61,7 @@ struct SemanticSearchCommandTests {
             }
 
             let stats = try await sandbox.run("stats", environment: ["XKCD_SEARCH_MODEL": directory])
-            #expect(stats.stdout.contains("by meaning:    off ("), "\(stats)")
+            #expect(stats.stdout.contains("by meaning:    off: "), "\(stats)")
         }
     }
 

@@ -196,9 +196,9 @@ struct LibraryFavouriteTests {
         let target = try await makeFixtureLibrary()
         _ = try target.addFavourite(.number(327), tags: ["classic"])
         let first = try target.importFavourites(data)
-        #expect(first == FavouriteImport(entries: 2, addedFavourites: [149], addedTags: 2, notInIndex: []))
+        #expect(first == FavouriteImport(entries: 2, addedFavourites: [149], addedTags: 2))
         let second = try target.importFavourites(data)
-        #expect(second == FavouriteImport(entries: 2, addedFavourites: [], addedTags: 0, notInIndex: []))
+        #expect(second == FavouriteImport(entries: 2, addedFavourites: [], addedTags: 0))
         #expect(try target.favourites().map(\.favourite.tags) == [[], ["bobby", "classic", "sql"]])
         // The second export of the target reads back into the source with nothing lost.
         #expect(try source.importFavourites(try target.exportFavourites()).addedTags == 1)
@@ -241,12 +241,26 @@ struct LibraryFavouriteTests {
         #expect(try library.favourites().map(\.favourite) == [try #require(try library.database.favourite(7))])
     }
 
-    @Test func aMinimalHandWrittenFileImports() throws {
-        let library = Library(database: try ComicDatabase.inMemory())
+    @Test func aMinimalHandWrittenFileImports() async throws {
+        let library = try await makeFixtureLibrary()
         let json = #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["SQL"]}]}"#
         let result = try library.importFavourites(Data(json.utf8))
-        #expect(result == FavouriteImport(entries: 1, addedFavourites: [327], addedTags: 1, notInIndex: [327]))
-        #expect(try library.favourites().first?.comic == nil)
+        #expect(result == FavouriteImport(entries: 1, addedFavourites: [327], addedTags: 1))
+        #expect(try library.favourites().first?.comic?.title == "Exploits of a Mom")
+    }
+
+    /// A comic the index lacks is refused, as `fav add` refuses it, and nothing is imported.
+    @Test func aFileNamingAComicTheIndexLacksChangesNothing() async throws {
+        let library = try await makeFixtureLibrary()
+        let json = #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327}, {"num": 99999}]}"#
+        #expect(throws: LibraryError.importRefused(source: "fav.json", reason: "favourites[1]: #99999 does not exist yet: the latest is #3282")) {
+            try library.importFavourites(Data(json.utf8), source: "fav.json")
+        }
+        #expect(try library.favourites().isEmpty)
+        let empty = Library(database: try ComicDatabase.inMemory())
+        #expect(throws: LibraryError.importRefused(source: "the file", reason: "favourites[0]: \(LibraryError.emptyIndex)")) {
+            try empty.importFavourites(Data(json.utf8))
+        }
     }
 }
 

@@ -120,6 +120,20 @@ struct RankingTests {
         #expect(suggestion.results.first?.id == 327)
     }
 
+    /// Another form of a word the index holds is found by its stem: no correction, no notice.
+    /// A six-letter word is not corrected two edits away ("segura" is not "secure").
+    @Test func realWordsAreNotCorrectedNeedlessly() async throws {
+        let engine = try await engine()
+        let inflected = try engine.search("sandwiches")
+        #expect(inflected.corrected == nil && inflected.suggestion == nil, "\(inflected.corrected ?? inflected.suggestion ?? "")")
+        #expect(inflected.results.first?.id == 149)
+        let foreign = try engine.search("segura")
+        #expect(foreign.corrected == nil, "\(foreign.corrected ?? "")")
+        #expect(try engine.search("secur").corrected == "secure")
+        #expect(SearchEngine.isInflection(of: "waggles", and: "waggle") && SearchEngine.isInflection(of: "sandwiches", and: "sandwiched"))
+        #expect(!SearchEngine.isInflection(of: "secur", and: "secure") && !SearchEngine.isInflection(of: "clases", and: "class"))
+    }
+
     @Test func aCorrectionToATitleWordBeatsACommonerOneAsNear() async throws {
         // "clase" is one edit from "class" (in #7's title, 3 comics) and "close" (8 comics).
         let results = try await engine().search("clase")

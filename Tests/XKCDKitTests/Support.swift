@@ -93,11 +93,15 @@ func fixtureExplainedComics(upTo latest: Int? = nil) -> [Int] {
 
 extension ComicDatabase {
     /// The explanations an incremental run should ask for again, worked out from the stored data
-    /// rather than from ``plan(upTo:)``: those of stored comics that are missing, flagged
-    /// incomplete, or were fetched (at `fetchedAt`) within two weeks of the comic's date.
-    func explanationsDueAgain(fetchedAt: Date = Date()) throws -> [Int] {
-        try comicIDs().filter { id in
+    /// rather than from ``plan(upTo:)``: those of stored comics that are missing and, a day or
+    /// more after they were fetched (at `fetchedAt`), those flagged incomplete or fetched within
+    /// two weeks of the comic's date.
+    func explanationsDueAgain(fetchedAt: Date = Date(), now: Date = Date()) throws -> [Int] {
+        // What may still change is asked for again once a day, not on every run.
+        let recheck = now.timeIntervalSince(fetchedAt) >= ComicDatabase.explanationRecheckInterval
+        return try comicIDs().filter { id in
             guard let explanation = try explanation(for: id) else { return true }
+            guard recheck else { return false }
             if explanation.page.isIncomplete { return true }
             guard let comicDay = try comic(id)?.date.dayNumber else { return true }
             let fetchedDay = fetchedAt.timeIntervalSince1970 / 86400

@@ -247,7 +247,7 @@ struct SessionTests {
 
     /// The words other prompts leave with end the session too, alone on a line; with more
     /// words after them they are searched.
-    @Test(arguments: ["quit", "exit", "q", "\\q", "QUIT", ":q"])
+    @Test(arguments: ["quit", "exit", "q", "\\q", "QUIT", ":q", ".quit", ".exit"])
     func quitWordsEndTheSession(word: String) async throws {
         let result = try await run([word, "stats"])
         #expect(result.calls.isEmpty, "\(word): \(result.calls)")
@@ -266,6 +266,16 @@ struct SessionTests {
         #expect(result.transcript.output.contains("more, or Enter"))
         #expect(result.transcript.output.contains("related              the comics linked to and from its explanation"))
         #expect(result.calls.isEmpty)
+    }
+
+    /// psql's and sqlite3's ways of asking for help, alone on a line, show the help rather than
+    /// searching for them.
+    @Test(arguments: ["?", "\\?", ".help", ":?"])
+    func otherPromptsHelpWordsShowTheHelp(word: String) async throws {
+        let result = try await run([word, "stats"])
+        #expect(result.transcript.output.contains("more, or Enter"), "\(word): \(result.transcript.output)")
+        #expect(!result.transcript.output.hasPrefix("page 1: "), "\(word) was searched")
+        #expect(result.calls == [["stats"]], "\(word): \(result.calls)")
     }
 
     @Test func ctrlCDuringASearchReturnsToThePrompt() async throws {

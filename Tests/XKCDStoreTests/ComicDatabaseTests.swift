@@ -168,6 +168,19 @@ enum Sample {
         #expect(!plan.explanations.contains(404))
     }
 
+    /// An incomplete or fresh explanation is asked for again once a day, not on every run.
+    @Test func anExplanationThatMayChangeIsAskedForAtMostOnceADay() throws {
+        let fetched = Sample.date("2026-01-01")
+        try database.apply([
+            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: fetched), explanation: .fetched(Sample.explanation(149, "sudo"), at: fetched)),
+            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: fetched), explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: fetched)),
+        ])
+        let soon = try database.plan(upTo: 327, now: fetched.addingTimeInterval(23 * 3600))
+        #expect(!soon.explanations.contains(327) && !soon.explanations.contains(149), "\(soon.explanations)")
+        let later = try database.plan(upTo: 327, now: fetched.addingTimeInterval(25 * 3600))
+        #expect(later.explanations.contains(327) && !later.explanations.contains(149), "\(later.explanations)")
+    }
+
     @Test func failuresAreListedUntilARetrySucceeds() throws {
         try database.apply([ComicUpdate(id: 149, comic: .failed("HTTP 500", at: Date()), explanation: .unchanged)])
         #expect(try database.failures() == [IndexFailure(id: 149, resource: "comic", message: "HTTP 500")])

@@ -12,33 +12,19 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
         var json = false
 
-        /// Written key by key so that a comic without an explanation has `null`s, not missing
-        /// keys (the encoder leaves out nil values).
         struct Output: Encodable {
             var num: Int
             var title: String
-            var explanation: String?
-            var trivia: String?
-            var incomplete: Bool?
+            @NullWhenMissing var explanation: String?
+            @NullWhenMissing var trivia: String?
+            @NullWhenMissing var incomplete: Bool?
             var explainUrl: String
-
-            enum CodingKeys: String, CodingKey { case num, title, explanation, trivia, incomplete, explainUrl }
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(num, forKey: .num)
-                try container.encode(title, forKey: .title)
-                try container.encode(explanation, forKey: .explanation)
-                try container.encode(trivia, forKey: .trivia)
-                try container.encode(incomplete, forKey: .incomplete)
-                try container.encode(explainUrl, forKey: .explainUrl)
-            }
         }
 
         func run() throws {
@@ -52,7 +38,7 @@ extension XKCDSearch {
             // A script asking about a comic without an explanation gets nulls, not an error.
             let page = try library.show(reference)
             let explained = page.explanation.map(\.page).flatMap { $0.explanation.isEmpty ? nil : $0 }
-            try printJSON(Output(
+            try JSONOutput.print(Output(
                 num: page.comic.id, title: page.comic.title, explanation: explained?.explanation,
                 trivia: explained?.trivia, incomplete: explained?.isIncomplete, explainUrl: page.comic.explainURL))
         }

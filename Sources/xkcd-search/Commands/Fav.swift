@@ -27,8 +27,8 @@ extension XKCDSearch.Fav {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.", discussion: "Examples:\n  xkcd-search fav add 327 sql security")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String] = []
+        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic"), completion: comicCompletion) var comic: String
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String] = []
 
         func run() throws {
             let added = try global.openLibrary(writing: true)
@@ -46,7 +46,8 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
-            print("removed #\(removed.favourite.id) \(sanitized(removed.comic?.title ?? "")) from the favourites")
+            let name = ["#\(removed.favourite.id)", removed.comic.map { sanitized($0.title) }].compactMap { $0 }.joined(separator: " ")
+            print("removed \(name) from the favourites")
         }
     }
 
@@ -54,7 +55,7 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.", discussion: "Examples:\n  xkcd-search fav tag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag")) var tags: [String]
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
@@ -67,7 +68,7 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.", discussion: "Examples:\n  xkcd-search fav untag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
-        @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag")) var tags: [String]
+        @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
             let reference = try ComicReference(parsing: comic)
@@ -79,7 +80,7 @@ extension XKCDSearch.Fav {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.", discussion: "Examples:\n  xkcd-search fav list\n  xkcd-search fav list --tag physics --json")
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name")) var tag: String?
+        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name"), completion: tagCompletion) var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
 
         struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
@@ -87,7 +88,7 @@ extension XKCDSearch.Fav {
         func run() throws {
             let entries = try global.openLibrary().favourites(taggedWith: tag)
             if json {
-                return try printJSON(entries.map {
+                return try JSONOutput.print(entries.map {
                     Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
                            added: $0.favourite.addedAt, tags: $0.favourite.tags, url: "https://xkcd.com/\($0.favourite.id)/")
                 })
@@ -109,11 +110,13 @@ extension XKCDSearch.Fav {
 
         func run() throws {
             let counts = try global.openLibrary().tagCounts()
-            if json { return try printJSON(counts) }
+            if json { return try JSONOutput.print(counts) }
             if counts.isEmpty { return print("no tags yet") }
-            let width = counts.map(\.tag.count).max() ?? 0
-            // Padded by characters: padding(toLength:) counts UTF-16 units, and cut "i̇stanbul".
-            for count in counts { print(count.tag + String(repeating: " ", count: width - count.tag.count) + "  \(count.count)") }
+            let width = counts.map { Terminal.columns(of: $0.tag) }.max() ?? 0
+            // Padded by the columns a terminal gives each tag: a CJK character takes two.
+            for count in counts {
+                print(count.tag + String(repeating: " ", count: width - Terminal.columns(of: count.tag)) + "  \(count.count)")
+            }
         }
     }
 
@@ -161,10 +164,27 @@ extension XKCDSearch.Fav {
             let numbers = { (ids: [Int]) in ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "") }
             var line = result.addedFavourites.isEmpty && result.addedTags == 0
                 ? "nothing new: all \(result.entries) favourites were here already"
-                : "added \(result.addedFavourites.count) favourites and \(result.addedTags) tags"
+                : "added \(counted(result.addedFavourites.count, "favourite")) and \(counted(result.addedTags, "tag"))"
                     + (result.addedFavourites.isEmpty ? "" : " (\(numbers(result.addedFavourites)))")
-            if !result.notInIndex.isEmpty { line += "; not in the index yet: \(numbers(result.notInIndex))" }
             print(line)
         }
     }
+}
+
+/// `1 favourite`, `2 favourites`.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// What a shell completes for a comic: the words; a number is typed.
+let comicCompletion = CompletionKind.list(["latest", "random"])
+
+/// The tags of the favourites, read from the index the command line names (`--db`) or the
+/// default one; none when it cannot be read.
+let tagCompletion = CompletionKind.custom { words, _, prefix in
+    let database = Array(zip(words, words.dropFirst())).last { $0.0 == "--db" }?.1
+    let logger = GlobalOptions.makeLogger(verbose: false)
+    let index = try? GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger)
+    let tags = index.flatMap { try? Library(database: $0).tagCounts() } ?? []
+    return tags.map(\.tag).filter { $0.hasPrefix(prefix) }
 }

@@ -7,17 +7,30 @@ extension XKCDSearch {
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "link",
-            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.", discussion: "Examples:\n  xkcd-search link 327\n  xkcd-search link latest")
+            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.", discussion: "Examples:\n  xkcd-search link 327\n  xkcd-search link latest\n  xkcd-search link 327 --json")
 
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
         var comic: String?
+
+        @Flag(help: "Print JSON: num, title, url, line.")
+        var json = false
+
+        struct Output: Encodable {
+            var num: Int
+            var title: String
+            var url: String
+            var line: String
+        }
 
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
-            print(sanitized(try global.openLibrary().shareLine(reference)))
+            let shared = try global.openLibrary().sharedComic(reference)
+            let line = Library.shareLine(for: shared)
+            guard json else { return print(sanitized(line)) }
+            try JSONOutput.print(Output(num: shared.id, title: shared.title, url: shared.url, line: line))
         }
     }
 
@@ -39,7 +52,7 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Open the explain xkcd page instead.")

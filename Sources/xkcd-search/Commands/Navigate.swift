@@ -53,7 +53,7 @@ extension XKCDSearch {
         @Flag(help: "Draw among the favourites.")
         var fav = false
 
-        @Option(help: ArgumentHelp("Draw among the favourites with this tag.", valueName: "name"))
+        @Option(help: ArgumentHelp("Draw among the favourites with this tag.", valueName: "name"), completion: tagCompletion)
         var tag: String?
 
         @OptionGroup var output: PageOptions

@@ -22,7 +22,7 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Print JSON: num, title, related: [{num, title, date, reasons, similarity}].")
@@ -35,7 +35,7 @@ extension XKCDSearch {
                 var date: String
                 var reasons: [String]
                 /// For a comic related by "similar": the cosine similarity of the two comics' vectors.
-                var similarity: Double?
+                @NullWhenMissing var similarity: Double?
             }
             var num: Int
             var title: String
@@ -46,7 +46,7 @@ extension XKCDSearch {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let found = try global.openLibrary().related(reference)
             guard json else { return print(global.renderer.related(found)) }
-            try printJSON(Output(
+            try JSONOutput.print(Output(
                 num: found.comic.id, title: found.comic.title,
                 related: found.related.map {
                     .init(

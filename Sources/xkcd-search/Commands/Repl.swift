@@ -66,6 +66,8 @@ extension XKCDSearch {
     /// prints the help otherwise.
     mutating func run() async throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw CleanExit.helpRequest(self) }
-        try await Repl.parse([]).run()
+        var repl = try Repl.parse([])
+        repl.global = global
+        try await repl.run()
     }
 }

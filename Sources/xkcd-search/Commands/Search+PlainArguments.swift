@@ -1,7 +1,7 @@
 import XKCDCommandLine
 
 extension XKCDSearch.Search.Request {
-    /// Reads the plainest `search` arguments (words, `--db`, `--json`, `--exact`, `--color`,
+    /// Reads the plainest `search` arguments (words, `--db`, `--json`, `--exact`, `--oneline`, `--color`,
     /// `--limit`, `--page`, `--verbose`, `--`) as ArgumentParser reads them, or returns nil for anything
     /// else, which ArgumentParser then reads: help, other spellings, a value it would refuse.
     ///
@@ -39,11 +39,14 @@ extension XKCDSearch.Search.Request {
                 case "--exact":
                     guard firstTime(argument) else { return nil }
                     exact = true
+                case "--oneline":
+                    guard firstTime(argument) else { return nil }
+                    oneline = true
                 case "-v", "--verbose":
                     guard firstTime("--verbose") else { return nil }
                     verbose = true
                 case "--db":
-                    guard let path = value(of: argument) else { return nil }
+                    guard let path = value(of: argument), GlobalOptions.problem(withDatabase: path) == nil else { return nil }
                     database = path
                 case "--color":
                     guard let name = value(of: argument), let choice = Terminal.ColorChoice(rawValue: name) else { return nil }

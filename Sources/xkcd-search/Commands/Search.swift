@@ -16,6 +16,7 @@ extension XKCDSearch {
                   xkcd-search search phone year:2016
                   xkcd-search search title:lisp num:200..250 --json
                   xkcd-search search the one where the neural net learned the wrong thing
+                  xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show
 
                 Exit status: 0 with results, 1 when nothing is found, 2 for a usage error or a \
                 query that cannot be read.
@@ -38,6 +39,9 @@ extension XKCDSearch {
         @Flag(help: "Search the words as typed: no spelling correction or suggestion.")
         var exact = false
 
+        @Flag(help: "One line per comic, number, title and date separated by tabs, nothing else: for fzf and scripts.")
+        var oneline = false
+
         static let defaultLimit = 10
 
         /// The page sizes `--limit` accepts; the plain reader below checks the same, so that it
@@ -57,7 +61,7 @@ extension XKCDSearch {
         var request: Request {
             Request(
                 database: global.db, words: words, color: global.color, limit: limit, page: page, json: json,
-                exact: exact, paging: !global.noPager, verbose: global.verbose)
+                exact: exact, oneline: oneline, paging: !global.noPager, verbose: global.verbose)
         }
 
         /// A search as its options set it, however they were read.
@@ -69,6 +73,8 @@ extension XKCDSearch {
             var page = 1
             var json = false
             var exact = false
+            /// One line per comic (``SearchOutput/oneline(_:)``).
+            var oneline = false
             /// Whether a page of text results goes through the pager (on a terminal).
             var paging = true
             /// Whether the search logs its steps to standard error (`-v`).
@@ -86,7 +92,7 @@ extension XKCDSearch {
             }
 
             /// Returns the engine, whose connection closes when the caller lets it go, and whether
-            /// any comic was found.
+            /// the page asked for holds any comic.
             func searchAndPrint() throws -> (engine: SearchEngine, found: Bool) {
                 let text = words.joined(separator: " ")
                 let logger = GlobalOptions.makeLogger(verbose: verbose)
@@ -99,11 +105,14 @@ extension XKCDSearch {
                 }
                 if json {
                     print(try SearchOutput.json(results))
+                } else if oneline {
+                    print(SearchOutput.oneline(results), terminator: "")
                 } else {
                     Pager.start(unless: !paging)
                     print(SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
                 }
-                return (engine, results.total > 0)
+                // An empty page is nothing found too: a script paging on would otherwise never stop.
+                return (engine, !results.results.isEmpty)
             }
 
             /// The command for the next page, as a shell takes it: the same index and page size,

@@ -22,7 +22,7 @@ extension XKCDSearch {
         @OptionGroup var global: GlobalOptions
 
         @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"))
+            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
         var comic: String?
 
         @OptionGroup var output: PageOptions

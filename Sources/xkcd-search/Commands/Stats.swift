@@ -16,18 +16,18 @@ extension XKCDSearch {
 
         struct Output: Encodable {
             var comics: Int
-            var latest: Int?
+            @NullWhenMissing var latest: Int?
             var explained: Int
             var incomplete: Int
             var unexplained: Int
             var favourites: Int
             var tags: Int
-            var lastUpdate: String?
+            @NullWhenMissing var lastUpdate: String?
             var database: String
             var databaseBytes: Int
             /// Whether searches rank by meaning, the model's identity and how many comics it embedded.
             var semanticSearch: Bool
-            var semanticModel: String?
+            @NullWhenMissing var semanticModel: String?
             var embeddedComics: Int
             /// Images kept in the cache, and their size.
             var images: Int
@@ -57,17 +57,17 @@ extension XKCDSearch {
                 embeddedComics: semantic.embeddedComics, images: images.images, imageBytes: images.bytes,
                 imagesMissing: cache.missingCount())
             if json {
-                try printJSON(output)
+                try JSONOutput.print(output)
                 return
             }
             print("""
                 comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
-                by meaning:    \(semantic.problem.map { "off (\($0.reason))" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(escaped(semantic.model ?? "")))")
-                images kept:   \(images.images) (\(ByteCountFormatter.string(fromByteCount: Int64(images.bytes), countStyle: .file)))\(missingImages(output.imagesMissing))
+                by meaning:    \(semantic.problem.map { "off: \($0.reason)" } ?? "on (\(semantic.embeddedComics) of \(output.comics) comics embedded by \(escaped(semantic.model ?? "")))")
+                images kept:   \(images.images) (\(Terminal.size(images.bytes)))\(missingImages(output.imagesMissing))
                 last update:   \(output.lastUpdate ?? "never")
-                database:      \(output.database) (\(ByteCountFormatter.string(fromByteCount: Int64(bytes), countStyle: .file)))
+                database:      \(output.database) (\(Terminal.size(bytes)))
                 """)
         }
 

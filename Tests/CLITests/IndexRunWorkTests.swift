@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// What an index run does when there is little to do: a run with nothing new reads no comic's
+/// text for the embedding step, and a rebuild leaves no free pages behind.
+@Suite("index runs with little to do")
+struct IndexRunWorkTests {
+    @Test func aRunWithNothingNewReadsNoTextToEmbed() async throws {
+        try await withTemporaryDirectory { directory in
+            let cli = try BinaryRunner(sandbox: directory, embeds: true)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let arguments = ["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "-v"]
+            let first = try await cli.run(arguments, timeout: .seconds(600))
+            #expect(first.status == 0 && first.stderr.contains("embedded, 0 imported, 0 current; comic texts read: "), "\(first)")
+            #expect(!first.stderr.contains("comic texts read: 0"), "\(first)")
+            let again = try await cli.run(arguments, timeout: .seconds(600))
+            #expect(again.status == 0, "\(again)")
+            #expect(again.stderr.contains("vectors: 0 embedded, 0 imported, ") && again.stderr.contains("comic texts read: 0\n"), "\(again)")
+        }
+    }
+
+    @Test func aRebuildLeavesNoFreePages() async throws {
+        try await withTemporaryDirectory { directory in
+            let cli = try BinaryRunner(sandbox: directory)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let index = ["index", "--db", db, "--mirror", Fixtures.corpusURL.path]
+            #expect(try await cli.run(index).status == 0)
+            let rebuild = try await cli.run(index + ["--rebuild"], timeout: .seconds(600))
+            #expect(rebuild.status == 0, "\(rebuild)")
+            let free = try await runTool(["sqlite3", db, "PRAGMA freelist_count"])
+            #expect(free.status == 0 && free.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(free.output)")
+            let search = try await cli.run(["search", "bobby", "tables", "--db", db])
+            #expect(search.status == 0 && search.stdoutLines.first?.hasPrefix("#327") == true, "\(search)")
+        }
+    }
+}
