@@ -107,15 +107,17 @@ model: deps
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
 
-# Three executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs, and
-# xkcd-search-image, which draws the comics `show` shows.
+# Four executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs,
+# xkcd-search-image, which draws the comics `show` shows, and xkcd-search-serve, which
+# `xkcd-search serve` runs (the only one linking Hummingbird and SwiftNIO).
 build: static-libs model man-tool
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
+	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-serve
 
 # Installing. `make install` builds the release, then `install-files` copies into
-# $(DESTDIR)$(PREFIX): the three executables, stripped (xkcd-search finds the other two beside
+# $(DESTDIR)$(PREFIX): the four executables, stripped (xkcd-search finds the other two beside
 # it; DEBUG_DIR=dir keeps their debug info there as <name>.debug, for gdb), the man
 # page, the bash, zsh and fish completion scripts and the converted model, which the executables
 # find at <bin>/../share/xkcd-search/model. `install-files` builds nothing (`make build` builds
@@ -126,7 +128,7 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 DEBUG_DIR     ?=
 BIN_DIR       ?= .build/release
-EXECUTABLES   := xkcd-search xkcd-search-index xkcd-search-image
+EXECUTABLES   := xkcd-search xkcd-search-index xkcd-search-image xkcd-search-serve
 BASH_COMPLETION := share/bash-completion/completions/xkcd-search
 ZSH_COMPLETION  := share/zsh/site-functions/_xkcd-search
 FISH_COMPLETION := share/fish/vendor_completions.d/xkcd-search.fish

@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "xkcd-search", targets: ["xkcd-search"]),
         .executable(name: "xkcd-search-index", targets: ["xkcd-search-index"]),
         .executable(name: "xkcd-search-image", targets: ["xkcd-search-image"]),
+        .executable(name: "xkcd-search-serve", targets: ["xkcd-search-serve"]),
         .library(name: "XKCDKit", targets: ["XKCDKit"]),
         .library(name: "XKCDIndexer", targets: ["XKCDIndexer"]),
         .library(name: "XKCDParse", targets: ["XKCDParse"]),
@@ -21,6 +22,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // Named for the route tests only (HTTP field names, byte buffers); Hummingbird brings them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(
@@ -138,6 +144,25 @@ let package = Package(
             ],
             linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
         ),
+        // The HTTP API (`xkcd-search serve`): Hummingbird's only importer.
+        .target(
+            name: "XKCDServer",
+            dependencies: [
+                "XKCDKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `xkcd-search serve` runs this executable, found beside `xkcd-search`: Hummingbird and
+        // SwiftNIO are loaded by the server alone, never by a one-shot search.
+        .executableTarget(
+            name: "xkcd-search-serve",
+            dependencies: [
+                "XKCDCommandLine", "XKCDServer", "XKCDKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(
             name: "_XKCDTestSupport",
             dependencies: [
@@ -167,6 +192,14 @@ let package = Package(
             dependencies: [
                 "_XKCDTestSupport", "xkcd-search", "XKCDCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(
+            name: "XKCDServerTests",
+            dependencies: [
+                "XKCDServer", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
             name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),

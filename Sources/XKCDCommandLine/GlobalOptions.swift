@@ -120,25 +120,19 @@ public struct GlobalOptions: ParsableArguments {
         at paths: Paths, creating: Bool = false, connections: ComicDatabase.Connections = .single, logger: Logger
     ) throws -> ComicDatabase {
         let path = paths.databasePath
-        // Not there at all: a directory that may not be read is reported by the open.
-        if !creating, access(path, F_OK) != 0, errno == ENOENT {
-            throw MissingIndex(path: path)
-        }
-        let start = ContinuousClock.now
         // `index` itself holds the index-run lock: another writer is never an index run to it.
         var waiting: (@Sendable () -> Void)?
         if !creating {
             waiting = { Terminal.printError("waiting for 'xkcd-search index' to finish writing to the index") }
         }
-        let database = try ComicDatabase.open(
-            at: path, connections: connections, creating: creating,
-            upgrading: { Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)") },
-            waiting: waiting)
-        if logger.logLevel <= .info {
-            let mode = database.isReadOnly ? "for reading" : "for reading and writing"
-            logger.info("opened the index \(path) \(mode) in \(milliseconds(since: start))")
+        do {
+            return try ComicDatabase.openIndex(
+                at: path, creating: creating, connections: connections, logger: logger,
+                upgrading: { Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)") },
+                waiting: waiting)
+        } catch IndexFileError.missing(let path) {
+            throw MissingIndex(path: path)
         }
-        return database
     }
 }
 

@@ -3,39 +3,8 @@ import XKCDKit
 
 /// How search results are printed.
 public enum SearchOutput {
-    struct JSONPage: Encodable {
-        struct Result: Encodable {
-            var num: Int
-            var title: String
-            var date: String
-            var score: Double
-            var snippet: String
-            var url: String
-            var partial: Bool
-            /// "all-words", "some-words" or "similar" (found by meaning alone).
-            var match: String
-        }
-        var query: String
-        var total: Int
-        var page: Int
-        var limit: Int
-        @NullWhenMissing var corrected: String?
-        @NullWhenMissing var suggestion: String?
-        var results: [Result]
-    }
-
     public static func json(_ results: SearchResults) throws -> String {
-        let page = JSONPage(
-            query: results.query, total: results.total, page: results.page, limit: results.limit,
-            corrected: results.corrected, suggestion: results.suggestion,
-            results: results.results.map { result in
-                JSONPage.Result(
-                    num: result.id, title: result.title, date: result.date.description,
-                    score: (result.score * 1000).rounded() / 1000,
-                    snippet: plainSnippet(result.snippet), url: "https://xkcd.com/\(result.id)/",
-                    partial: result.isPartialMatch, match: result.match.rawValue)
-            })
-        return try JSONOutput.line(page)
+        try JSONDocument.line(SearchResultsDocument(results))
     }
 
     /// `327<TAB>Exploits of a Mom<TAB>2007-10-10` a comic, nothing else: what fzf lists and
@@ -45,10 +14,6 @@ public enum SearchOutput {
             let title = sanitized(result.title).map { $0 == "\t" || $0.isNewline ? " " : $0 }
             return "\(result.id)\t\(String(title))\t\(result.date)\n"
         }.joined()
-    }
-
-    public static func plainSnippet(_ snippet: String) -> String {
-        styled(sanitized(snippet), style: Style(enabled: false))
     }
 
     /// - Parameter command: the command for the next page, asked for only when there is one.
@@ -96,47 +61,9 @@ public enum SearchOutput {
         return out
     }
 
-    private static let openMark = Array(SearchEngine.highlightMarks.open.utf8)
-    private static let closeMark = Array(SearchEngine.highlightMarks.close.utf8)
-    private static let markFirstBytes = (open: openMark[0], close: closeMark[0])
-
     /// The snippet with its highlight marks turned into the style's highlight (or removed).
-    ///
-    /// Byte by byte, like ``wrap(_:width:maxLines:)``: Foundation's `replacingOccurrences` made a
-    /// search process a quarter slower.
     private static func styled(_ marked: String, style: Style) -> String {
-        let start = Array(style.highlightStart.utf8), end = Array(style.highlightEnd.utf8)
-        var out: [UInt8] = []
-        var marked = marked
-        marked.withUTF8 { bytes in
-            out.reserveCapacity(bytes.count + 16)
-            var index = 0
-            while index < bytes.count {
-                if let mark = mark(in: bytes, at: index) {
-                    out += mark == .open ? start : end
-                    index += mark == .open ? openMark.count : closeMark.count
-                } else {
-                    out.append(bytes[index])
-                    index += 1
-                }
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    private enum Mark { case open, close }
-
-    /// The highlight mark that starts at `index`, if one does.
-    private static func mark(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Mark? {
-        // Most bytes start neither mark: one comparison each before the marks are read.
-        let byte = bytes[index]
-        guard byte == markFirstBytes.open || byte == markFirstBytes.close else { return nil }
-        func matches(_ mark: [UInt8]) -> Bool {
-            guard index + mark.count <= bytes.count else { return false }
-            for offset in mark.indices where bytes[index + offset] != mark[offset] { return false }
-            return true
-        }
-        return matches(openMark) ? .open : matches(closeMark) ? .close : nil
+        HighlightMark.replacing(in: marked, open: style.highlightStart, close: style.highlightEnd)
     }
 
     /// Cuts a one-line snippet at its spaces into at most `maxLines` lines of `width` visible
@@ -154,10 +81,10 @@ public enum SearchOutput {
                 var markBytes = 0
                 var isASCII = true
                 while wordEnd < bytes.count, bytes[wordEnd] != 0x20 {
-                    if let mark = mark(in: bytes, at: wordEnd) {
+                    if let mark = HighlightMark.at(wordEnd, in: bytes) {
                         marks += 1
-                        markBytes += mark == .open ? openMark.count : closeMark.count
-                        wordEnd += mark == .open ? openMark.count : closeMark.count
+                        markBytes += mark.count
+                        wordEnd += mark.count
                     } else {
                         isASCII = isASCII && bytes[wordEnd] < 0x80
                         wordEnd += 1

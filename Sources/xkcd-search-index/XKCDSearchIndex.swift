@@ -99,7 +99,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
             throw ExitCode(130)
         }
-        print(options.json ? try JSONOutput.line(IndexSummary(report, vectors: vectors, database: database)) : IndexSummary.text(report, vectors: vectors))
+        print(options.json ? try JSONDocument.line(IndexSummary(report, vectors: vectors, database: database)) : IndexSummary.text(report, vectors: vectors))
         let images = options.images ? try await fetchImages(database, interrupts: interrupts) : nil
         if !report.failures.isEmpty || images?.failures.isEmpty == false { throw ExitCode(3) }
     }
@@ -181,7 +181,7 @@ struct IndexSummary: Encodable {
         explanationsFetched = report.explanationsFetched
         new = report.newComics.map { NewComic(num: $0.id, title: $0.title) }
         failed = report.failures.map { Failure(num: $0.id, what: $0.resource, reason: $0.message) }
-        seconds = JSONOutput.rounded(seconds: report.elapsed.seconds)
+        seconds = JSONDocument.rounded(seconds: report.elapsed.seconds)
         self.database = database.path ?? ":memory:"
     }
 

@@ -98,7 +98,7 @@ struct ComicImage {
 
     private var executables: (indexer: String, drawer: String)? {
         do {
-            let indexer = try IndexerExecutable.locate().path
+            let indexer = try SiblingExecutable.locate(.indexer).path
             let drawer = URL(fileURLWithPath: indexer).deletingLastPathComponent().appendingPathComponent("xkcd-search-image").path
             return (indexer, drawer)
         } catch {

@@ -73,7 +73,11 @@ struct REPLHost {
                     }
                     if let index = command as? XKCDSearch.Index {
                         let forwarded = index.indexerArguments(typed: Array(arguments.dropFirst()))
-                        return .runUntilStopped { try await IndexerExecutable.locate().run(arguments: forwarded) }
+                        return .runUntilStopped { try await SiblingExecutable.locate(.indexer).run(arguments: forwarded) }
+                    }
+                    // The server would replace the session's process: it runs from the shell.
+                    if command is XKCDSearch.Serve {
+                        throw REPLError.command("'serve' runs from the shell, not in the session: xkcd-search serve")
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
                         return .search(SearchRequest(

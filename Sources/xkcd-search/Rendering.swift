@@ -113,41 +113,6 @@ struct Renderer {
     }
 }
 
-/// `show --json`: the documented keys, `explanation`/`trivia`/`incomplete` only with `--explain`.
-struct ComicJSON: Encodable {
-    var page: ComicPage
-    var withExplanation: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case num, title, date, alt, img, url, explainUrl, transcript, transcriptSource, categories
-        case favourite, tags, explanation, trivia, incomplete
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        let comic = page.comic
-        try container.encode(comic.id, forKey: .num)
-        try container.encode(comic.title, forKey: .title)
-        try container.encode(comic.date.description, forKey: .date)
-        try container.encode(comic.alt, forKey: .alt)
-        try container.encode(comic.imageURL, forKey: .img)
-        try container.encode(comic.url, forKey: .url)
-        try container.encode(comic.explainURL, forKey: .explainUrl)
-        // No transcript is null, as every missing value is.
-        try container.encode(page.transcript.isEmpty ? nil : page.transcript, forKey: .transcript)
-        try container.encode(page.transcriptSource.rawValue, forKey: .transcriptSource)
-        try container.encode(page.categories, forKey: .categories)
-        try container.encode(page.favourite != nil, forKey: .favourite)
-        try container.encode(page.favourite?.tags ?? [], forKey: .tags)
-        if withExplanation {
-            let explanation = page.explanation.flatMap { $0.page.explanation.isEmpty ? nil : $0.page }
-            try container.encode(explanation?.explanation, forKey: .explanation)
-            try container.encode(explanation?.trivia, forKey: .trivia)
-            try container.encode(explanation?.isIncomplete, forKey: .incomplete)
-        }
-    }
-}
-
 /// Output flags shared by `show`, `next`, `prev`, `random` and `latest`.
 struct PageOptions: ParsableArguments {
     @Flag(help: "Add the explain xkcd explanation and trivia.")
@@ -162,7 +127,7 @@ struct PageOptions: ParsableArguments {
     /// the image with it where it is drawn (``ComicImage``).
     func print(_ page: ComicPage, with global: GlobalOptions) throws {
         if json {
-            return try JSONOutput.print(ComicJSON(page: page, withExplanation: explain))
+            return try JSONOutput.print(ComicDocument(page: page, withExplanation: explain))
         }
         let text = global.renderer.page(page, withExplanation: explain)
         guard image.drawsImage else {

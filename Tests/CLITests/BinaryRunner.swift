@@ -66,8 +66,13 @@ struct BinaryRunner: Sendable {
         var isRunning: Bool { process.isRunning }
 
         /// What the child has written to standard error so far.
-        var stderrSoFar: String {
-            String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent("stderr"))) ?? Data(), as: UTF8.self)
+        var stderrSoFar: String { writtenSoFar("stderr") }
+
+        /// What the child has written to standard output so far.
+        var stdoutSoFar: String { writtenSoFar("stdout") }
+
+        private func writtenSoFar(_ name: String) -> String {
+            String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
         }
 
         /// Sends `signal` (SIGKILL by default) to the child.

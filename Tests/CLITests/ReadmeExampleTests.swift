@@ -15,6 +15,7 @@ struct ReadmeExampleTests {
         // Fetches every image of 3,282 comics: the snapshot has none.
         "xkcd-search index --images": "downloads 0.3 GB",
         "xkcd-search help <command>": "a placeholder",
+        "xkcd-search serve": "serves until stopped (Tests/XKCDServerTests run it)",
         "xkcd-search --db /tmp/idx show 327": "a path of the reader's",
         "xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show": "needs fzf and a person",
     ]

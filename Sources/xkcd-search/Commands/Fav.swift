@@ -138,7 +138,7 @@ extension XKCDSearch.Fav {
         func run() throws {
             let library = try global.openLibrary()
             let data = try library.exportFavourites()
-            guard let file, file != "-" else { return FileHandle.standardOutput.write(Terminal.escapingControls(inJSON: data)) }
+            guard let file, file != "-" else { return FileHandle.standardOutput.write(JSONDocument.escapingControls(inJSON: data)) }
             do {
                 try data.write(to: URL(fileURLWithPath: file), options: .atomic)
             } catch {

@@ -26,7 +26,7 @@ extension XKCDSearch {
         /// before the command moved after it (``GlobalOptions/movedAfterTheCommand(_:)``).
         func run() throws {
             let line = GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst()))
-            try IndexerExecutable.locate().replaceCurrentProcess(arguments: Array(line.dropFirst()))
+            try SiblingExecutable.locate(.indexer).replaceCurrentProcess(arguments: Array(line.dropFirst()))
         }
 
         /// The arguments typed after `index`, with the REPL's `--db` and `--verbose` added
@@ -42,23 +42,33 @@ extension XKCDSearch {
     }
 }
 
-/// The `xkcd-search-index` executable beside this one.
-struct IndexerExecutable {
-    static let name = "xkcd-search-index"
-    var path: String
+/// An executable installed beside this one that does what a search must not load the libraries
+/// for: `xkcd-search-index` (the network stack, libxml2), `xkcd-search-serve` (SwiftNIO).
+struct SiblingExecutable {
+    struct Kind {
+        var name: String
+        /// What it is called in errors: "the indexer".
+        var role: String
 
-    static func locate() throws -> IndexerExecutable {
+        static let indexer = Kind(name: "xkcd-search-index", role: "the indexer")
+        static let server = Kind(name: "xkcd-search-serve", role: "the server")
+    }
+
+    var path: String
+    var kind: Kind
+
+    static func locate(_ kind: Kind) throws -> SiblingExecutable {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let path = directory.appendingPathComponent(name).path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw IndexerError.missing(path: path) }
-        return IndexerExecutable(path: path)
+        let path = directory.appendingPathComponent(kind.name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw SiblingError.missing(role: kind.role, path: path) }
+        return SiblingExecutable(path: path, kind: kind)
     }
 
     func replaceCurrentProcess(arguments: [String]) throws -> Never {
         fflush(nil)  // all streams: nothing printed so far may be lost by exec
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
-        throw IndexerError.notStarted(path: path, reason: String(cString: strerror(errno)))
+        throw SiblingError.notStarted(role: kind.role, path: path, reason: String(cString: strerror(errno)))
     }
 
     /// From the REPL: the indexer runs as a child, and the prompt comes back when it ends.
@@ -75,7 +85,7 @@ struct IndexerExecutable {
         do {
             try process.run()
         } catch {
-            throw IndexerError.notStarted(path: path, reason: "\(error)")
+            throw SiblingError.notStarted(role: kind.role, path: path, reason: "\(error)")
         }
         let pid = process.processIdentifier
         await withTaskCancellationHandler {
@@ -90,16 +100,16 @@ struct IndexerExecutable {
     }
 }
 
-enum IndexerError: Error, CustomStringConvertible {
-    case missing(path: String)
-    case notStarted(path: String, reason: String)
+enum SiblingError: Error, CustomStringConvertible {
+    case missing(role: String, path: String)
+    case notStarted(role: String, path: String, reason: String)
 
     var description: String {
         switch self {
-        case .missing(let path):
-            "the indexer is not installed: \(path) is missing (build both executables with 'make build')"
-        case .notStarted(let path, let reason):
-            "could not start the indexer \(path): \(reason)"
+        case .missing(let role, let path):
+            "\(role) is not installed: \(path) is missing (build the executables with 'make build')"
+        case .notStarted(let role, let path, let reason):
+            "could not start \(role) \(path): \(reason)"
         }
     }
 }

@@ -1,0 +1,40 @@
+import ArgumentParser
+
+/// The options of `xkcd-search serve`, declared once for both executables: `xkcd-search` parses
+/// and checks them (for its help and its errors) and `xkcd-search-serve` acts on them.
+public struct ServeOptions: ParsableArguments {
+    public static let abstract = "Serve the index as an HTTP JSON API."
+    public static let discussion = """
+        Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N, /api/comics/latest, \
+        /api/stats and /healthz with the JSON that --json prints (README.md, "The HTTP API"). \
+        Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
+        Host header names another server are refused. SIGINT or SIGTERM stops it once the \
+        requests under way are answered. Serving runs in the xkcd-search-serve executable \
+        installed beside xkcd-search.
+
+        Examples:
+          xkcd-search serve
+          xkcd-search serve --port 0
+          xkcd-search serve --host 0.0.0.0 --allowed-host xkcd.example.org --read-only
+        """
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    public var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))
+    public var port = 8080
+
+    @Flag(help: "Refuse every change (favourites).")
+    public var readOnly = false
+
+    @Option(help: ArgumentHelp(
+        "A further name the Host header may give, such as a public name behind a proxy (repeatable).", valueName: "name"))
+    public var allowedHost: [String] = []
+
+    public init() {}
+
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1") }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The one JSON convention of every document xkcd-search writes, the command line's `--json`
+/// and the HTTP API's answers alike (README.md, "JSON"): one line, keys sorted, slashes as they
+/// are, every documented key present (`null` for a missing value), and the controls JSONEncoder
+/// leaves as they are escaped (``escapingControls(inJSON:)``). One line a document, so that
+/// `jq`, `grep` and a loop over lines read it as it comes.
+public enum JSONDocument {
+    public static func data(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return escapingControls(inJSON: try encoder.encode(value))
+    }
+
+    public static func line(_ value: some Encodable) throws -> String {
+        String(decoding: try data(value), as: UTF8.self)
+    }
+
+    /// Seconds rounded to hundredths: what a person or a script compares; the rest is noise.
+    public static func rounded(seconds: Double) -> Double {
+        (seconds * 100).rounded() / 100
+    }
+
+    /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls
+    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi marks, overrides and isolates.
+    /// They can only be inside strings, where `\uXXXX` means the same character.
+    public static func escapingControls(inJSON data: Data) -> Data {
+        var out = Data()
+        out.reserveCapacity(data.count)
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var index = 0
+            while index < bytes.count {
+                // C0 controls are JSONEncoder's own: escaped in strings, line feeds of its layout
+                // between them.
+                let length = bytes[index] < 0x20 ? 0 : controlLength(in: bytes, at: index)
+                guard length > 0 else {
+                    out.append(bytes[index])
+                    index += 1
+                    continue
+                }
+                let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self)
+                    .unicodeScalars.first!.value
+                out.append(contentsOf: Array(String(format: "\\u%04x", scalar).utf8))
+                index += length
+            }
+        }
+        return out
+    }
+}
+
+/// A value written as `null` when missing: the encoder Swift writes for a type leaves a nil
+/// optional out, and the convention is that every documented key is there.
+@propertyWrapper
+public struct NullWhenMissing<Value: Encodable>: Encodable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension NullWhenMissing: Sendable where Value: Sendable {}
+
+/// What `search --json` prints and `GET /api/search` answers.
+public struct SearchResultsDocument: Encodable, Sendable {
+    public struct Result: Encodable, Sendable {
+        var num: Int
+        var title: String
+        var date: String
+        var score: Double
+        var snippet: String
+        var url: String
+        var partial: Bool
+        /// "all-words", "some-words" or "similar" (found by meaning alone).
+        var match: String
+    }
+    var query: String
+    var total: Int
+    var page: Int
+    var limit: Int
+    @NullWhenMissing var corrected: String?
+    @NullWhenMissing var suggestion: String?
+    var results: [Result]
+
+    public init(_ results: SearchResults) {
+        query = results.query
+        total = results.total
+        page = results.page
+        limit = results.limit
+        corrected = results.corrected
+        suggestion = results.suggestion
+        self.results = results.results.map { result in
+            Result(
+                num: result.id, title: result.title, date: result.date.description,
+                score: (result.score * 1000).rounded() / 1000,
+                snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
+                url: "https://xkcd.com/\(result.id)/", partial: result.isPartialMatch, match: result.match.rawValue)
+        }
+    }
+}
+
+/// What `show --json` prints and `GET /api/comics/{n}` answers: the documented keys,
+/// `explanation`/`trivia`/`incomplete` only with the explanation asked for.
+public struct ComicDocument: Encodable, Sendable {
+    public var page: ComicPage
+    public var withExplanation: Bool
+
+    public init(page: ComicPage, withExplanation: Bool) {
+        self.page = page
+        self.withExplanation = withExplanation
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case num, title, date, alt, img, url, explainUrl, transcript, transcriptSource, categories
+        case favourite, tags, explanation, trivia, incomplete
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let comic = page.comic
+        try container.encode(comic.id, forKey: .num)
+        try container.encode(comic.title, forKey: .title)
+        try container.encode(comic.date.description, forKey: .date)
+        try container.encode(comic.alt, forKey: .alt)
+        try container.encode(comic.imageURL, forKey: .img)
+        try container.encode(comic.url, forKey: .url)
+        try container.encode(comic.explainURL, forKey: .explainUrl)
+        // No transcript is null, as every missing value is.
+        try container.encode(page.transcript.isEmpty ? nil : page.transcript, forKey: .transcript)
+        try container.encode(page.transcriptSource.rawValue, forKey: .transcriptSource)
+        try container.encode(page.categories, forKey: .categories)
+        try container.encode(page.favourite != nil, forKey: .favourite)
+        try container.encode(page.favourite?.tags ?? [], forKey: .tags)
+        if withExplanation {
+            let explanation = page.explanation.flatMap { $0.page.explanation.isEmpty ? nil : $0.page }
+            try container.encode(explanation?.explanation, forKey: .explanation)
+            try container.encode(explanation?.trivia, forKey: .trivia)
+            try container.encode(explanation?.isIncomplete, forKey: .incomplete)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Hummingbird
+import XKCDKit
+
+/// An answer other than 200, as JSON: `{"error": {"code": "...", "message": "..."}}`.
+///
+/// The message is written here for a client of the API: never a stack trace, a SQLite message,
+/// a path of the machine or a control character.
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    /// Extra headers: `Allow` for a 405.
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = sanitized(message)
+        self.headers = headers
+    }
+
+    private struct Document: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+        }
+        var error: Detail
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try JSONResponse.make(Document(error: .init(code: code, message: message)), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, code: "not-found", message: message) }
+    static func badRequest(_ message: String, code: String = "bad-request") -> APIError {
+        APIError(.badRequest, code: code, message: message)
+    }
+
+    /// What the library's error means to a client of the API, worded for it (the library's own
+    /// wording advises a person at a terminal).
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError: return error
+        case let error as QueryError: return .badRequest(error.description, code: "unreadable-query")
+        case let error as SearchError: return .badRequest(error.description, code: "unreadable-query")
+        case let error as LibraryError:
+            switch error {
+            case .notANumber, .belowFirst: return .badRequest(error.description, code: "bad-comic")
+            case .notYetPublished(let n, let latest): return .notFound("#\(n) does not exist yet: the latest is #\(latest)")
+            case .skipped404: return .notFound("#404 does not exist: xkcd skipped it on purpose")
+            case .notIndexed(let n): return .notFound("#\(n) is not in the index")
+            case .emptyIndex: return .notFound("the index holds no comics yet")
+            default: return nil
+            }
+        default: return nil
+        }
+    }
+}
+
+/// JSON answers in the one convention of ``JSONDocument``, the `--json` of the command line.
+enum JSONResponse {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONDocument.data(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

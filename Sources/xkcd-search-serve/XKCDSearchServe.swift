@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Logging
+import XKCDCommandLine
+import XKCDKit
+import XKCDServer
+
+/// `xkcd-search serve`: the only executable that links Hummingbird and SwiftNIO.
+/// `xkcd-search` checks the arguments, then runs this one with them.
+@main
+struct XKCDSearchServe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "xkcd-search serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion,
+        version: "0.1.0")
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws {
+        do {
+            try await serve()
+        } catch let error where !(error is ExitCode) {
+            Terminal.exit(Self.self, withError: error)
+        }
+    }
+
+    private func serve() async throws {
+        // The access log is the server's output: at info always, the query strings with -v.
+        var logger = GlobalOptions.makeLogger(verbose: true)
+        logger.logLevel = global.verbose ? .debug : .info
+        // A pool: the readers answer searches side by side, and never wait for a writer.
+        let database = try global.openDatabase(connections: .pool)
+        let configuration = APIServer.Configuration(
+            host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost)
+        if !configuration.isLoopback, !options.readOnly {
+            Terminal.printError(
+                "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites")
+        }
+        let server = APIServer(
+            configuration: configuration, database: database, imagesDirectory: global.paths.imagesDirectory, logger: logger)
+        try await server.run { url in
+            // The line a script or a test waits for before its first request.
+            print("serving \(url.absoluteString)")
+            fflush(nil)  // all streams: stdout is a pipe to a script or a test
+        }
+    }
+}

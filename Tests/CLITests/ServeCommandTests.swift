@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `xkcd-search serve` as a person runs it: the real process, real HTTP on loopback.
+@Suite("serve through the binary")
+struct ServeCommandTests {
+    /// Starts `serve --port 0` over the sandbox's index and waits for the URL it prints.
+    static func startServer(_ sandbox: BrowseSandbox, _ extra: [String] = []) async throws -> (BinaryRunner.Child, URL) {
+        let child = try sandbox.cli.launch(["serve", "--port", "0", "--db", sandbox.db] + extra)
+        try await waitUntil("serve printed its URL", stopIf: { !child.isRunning }) { child.stdoutSoFar.contains("\n") }
+        let line = try #require(child.stdoutSoFar.split(separator: "\n").first.map(String.init), "serve ended: \(child.stderrSoFar)")
+        #expect(line.hasPrefix("serving http://127.0.0.1:"), "\(line)")
+        return (child, try #require(URL(string: String(line.dropFirst("serving ".count)))))
+    }
+
+    static func get(_ url: URL) async throws -> (status: Int, body: String) {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func answersWhatTheCommandsPrintLogsEachRequestAndStopsOnSIGTERM() async throws {
+        try await withBrowseSandbox { sandbox in
+            let search = try await sandbox.run("search", "bobby", "tables", "--json")
+            let show = try await sandbox.run("show", "327", "--json")
+            let (child, base) = try await Self.startServer(sandbox)
+            let searched = try await Self.get(try #require(URL(string: "api/search?q=bobby%20tables", relativeTo: base)))
+            #expect(searched.status == 200)
+            #expect(searched.body + "\n" == search.stdout)
+            let shown = try await Self.get(try #require(URL(string: "api/comics/327", relativeTo: base)))
+            #expect(shown.body + "\n" == show.stdout)
+            let missing = try await Self.get(try #require(URL(string: "api/comics/99999", relativeTo: base)))
+            #expect(missing.status == 404)
+            #expect(!missing.body.contains(sandbox.directory.path))
+
+            child.kill(SIGTERM)
+            let output = await child.wait()
+            #expect(output.status == 0 && output.signal == nil, "\(output)")
+            #expect(output.stderr.contains("GET /api/search 200"), "\(output)")
+            #expect(output.stderr.contains("GET /api/comics/99999 404"), "\(output)")
+            // What people search for stays out of the log.
+            #expect(!output.stderr.contains("bobby"), "\(output)")
+        }
+    }
+
+    @Test func badOptionsAreUsageErrorsBeforeTheServerStarts() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("serve", "--port", "70000")
+            #expect(output.status == 2 && output.stdout.isEmpty, "\(output)")
+            #expect(output.stderrLines.first == "Error: --port must be between 0 and 65535, not 70000", "\(output)")
+        }
+    }
+
+    /// Hummingbird and SwiftNIO are linked into xkcd-search-serve alone: a search loads none of it.
+    @Test func searchingLinksNoWebServer() async throws {
+        let cli = try BinaryRunner(sandbox: FileManager.default.temporaryDirectory)
+        let server = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-serve")
+        func hummingbirdSymbols(_ executable: URL) async throws -> Int {
+            let output = try await runTool(["sh", "-c", "nm \"$1\" | grep -c 11Hummingbird || true", "sh", executable.path])
+            return Int(output.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        #expect(try await hummingbirdSymbols(server) > 0, "nm reads the server's symbols")
+        #expect(try await hummingbirdSymbols(cli.executable) == 0)
+    }
+}

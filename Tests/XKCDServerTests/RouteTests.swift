@@ -1,0 +1,170 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import XKCDIndexer
+import XKCDKit
+import XKCDServer
+import _XKCDTestSupport
+
+/// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
+/// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only
+/// read, and embedding the comics is most of the work.
+private struct Harness: Sendable {
+    let directory: URL
+    let database: ComicDatabase
+    let server: APIServer
+
+    private static let shared = Task<Harness, any Error> { try await build() }
+
+    static func make() async throws -> Harness { try await shared.value }
+
+    private static func build(_ configuration: APIServer.Configuration = .init(port: 0)) async throws -> Harness {
+        let directory = try makeTemporaryDirectory("xkcd-server-tests")
+        let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
+        let logger = Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() }
+        _ = try await Indexer(database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: logger).run()
+        let server = APIServer(
+            configuration: configuration, database: database,
+            imagesDirectory: directory.appendingPathComponent("images"), logger: logger)
+        return Harness(directory: directory, database: database, server: server)
+    }
+}
+
+private func text(_ response: TestResponse) -> String { String(buffer: response.body) }
+
+/// The `{"error": {"code", "message"}}` of an answer.
+private func errorCode(_ response: TestResponse) -> String? {
+    struct Document: Decodable { struct Detail: Decodable { var code: String; var message: String }; var error: Detail }
+    return try? JSONDecoder().decode(Document.self, from: Data(text(response).utf8)).error.code
+}
+
+@Suite("HTTP API: routes over real HTTP on loopback")
+struct RouteTests {
+    @Test func healthAndSecurityHeadersOnEveryAnswer() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            for uri in ["/healthz", "/api/nothing-here"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
+                    #expect(response.headers[.contentSecurityPolicy]?.contains("default-src 'none'") == true, "\(uri)")
+                    #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
+        }
+    }
+
+    @Test func searchAnswersWhatSearchJSONPrints() async throws {
+        let harness = try await Harness.make()
+        let engine = SearchEngine(database: harness.database, sentenceModel: .located())
+        let expected = try JSONDocument.line(SearchResultsDocument(engine.search("tables", limit: 3, page: 1)))
+        #expect(expected.contains("\"num\":327"))
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/search?q=tables&limit=3", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(text(response) == expected)
+            }
+            let exact = try JSONDocument.line(SearchResultsDocument(engine.search("tabels", correctingSpelling: false)))
+            try await client.execute(uri: "/api/search?q=tabels&exact=1", method: .get) { #expect(text($0) == exact) }
+        }
+    }
+
+    @Test(arguments: [
+        ("/api/search", "missing-query"), ("/api/search?q=", "missing-query"),
+        ("/api/search?q=tables&page=0", "bad-parameter"), ("/api/search?q=tables&page=abc", "bad-parameter"),
+        ("/api/search?q=tables&limit=1001", "bad-parameter"), ("/api/search?q=tables&exact=maybe", "bad-parameter"),
+        ("/api/search?q=%22unclosed", "unreadable-query"), ("/api/comics/abc", "bad-comic"), ("/api/comics/0", "bad-comic"),
+    ])
+    func badRequestsAre400WithAJSONError(uri: String, code: String) async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status == .badRequest, "\(uri)")
+                #expect(errorCode(response) == code, "\(uri): \(text(response))")
+            }
+        }
+    }
+
+    @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 10_000), method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(errorCode(response) == "unreadable-query")
+            }
+        }
+    }
+
+    @Test func comicsAnswerWhatShowJSONPrints() async throws {
+        let harness = try await Harness.make()
+        let library = Library(database: harness.database)
+        let comic = try JSONDocument.line(ComicDocument(page: library.show(.number(327)), withExplanation: false))
+        let latest = try JSONDocument.line(ComicDocument(page: library.show(.latest), withExplanation: false))
+        #expect(latest.contains("\"num\":3282"))
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/comics/327", method: .get) { #expect(text($0) == comic) }
+            try await client.execute(uri: "/api/comics/latest", method: .get) { #expect(text($0) == latest) }
+            for uri in ["/api/comics/404", "/api/comics/99999", "/api/comics/12"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .notFound, "\(uri)")
+                    #expect(errorCode(response) == "not-found", "\(uri)")
+                    #expect(!text(response).contains("xkcd-search index"), "CLI advice in \(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
+        let harness = try await Harness.make()
+        var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
+        stats.database = "index.sqlite"
+        let expected = try JSONDocument.line(stats)
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/stats", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(text(response) == expected)
+                #expect(!text(response).contains(harness.directory.path))
+            }
+        }
+    }
+
+    @Test func unknownRoutesAre404AndOtherMethods405() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/nope", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(errorCode(response) == "not-found")
+            }
+            for method in [HTTPRequest.Method.post, .put, .delete] {
+                try await client.execute(uri: "/api/search?q=tables", method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method)")
+                    #expect(response.headers[.allow] == "GET")
+                    #expect(errorCode(response) == "method-not-allowed")
+                }
+            }
+        }
+    }
+
+    /// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends its own name.
+    @Test func aHostHeaderNamingAnotherServerIsRefused() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let port = try #require(client.port)
+            let other = TestClient(host: "127.0.0.1", port: port)
+            other.connect()
+            defer { Task { try? await other.shutdown() } }
+            for (authority, allowed) in [("evil.example:\(port)", false), ("127.0.0.1.evil.example", false), ("127.0.0.1:\(port)", true), ("LOCALHOST:\(port)", true)] {
+                let response = try await other.execute(TestClient.Request("/healthz", method: .get, authority: authority))
+                #expect((response.status == .ok) == allowed, "\(authority): \(response.status)")
+                if !allowed {
+                    #expect(response.status == .badRequest)
+                    #expect(response.headers[.xContentTypeOptions] == "nosniff")
+                }
+            }
+            try await other.shutdown()
+        }
+    }
+}
