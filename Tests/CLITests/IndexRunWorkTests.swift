@@ -11,10 +11,10 @@ struct IndexRunWorkTests {
             let cli = try BinaryRunner(sandbox: directory, embeds: true)
             let db = directory.appendingPathComponent("index.sqlite").path
             let arguments = ["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "-v"]
-            let first = try await cli.run(arguments, timeout: .seconds(600))
+            let first = try await cli.run(arguments)
             #expect(first.status == 0 && first.stderr.contains("embedded, 0 imported, 0 current; comic texts read: "), "\(first)")
             #expect(!first.stderr.contains("comic texts read: 0"), "\(first)")
-            let again = try await cli.run(arguments, timeout: .seconds(600))
+            let again = try await cli.run(arguments)
             #expect(again.status == 0, "\(again)")
             #expect(again.stderr.contains("vectors: 0 embedded, 0 imported, ") && again.stderr.contains("comic texts read: 0\n"), "\(again)")
         }
@@ -26,7 +26,7 @@ struct IndexRunWorkTests {
             let db = directory.appendingPathComponent("index.sqlite").path
             let index = ["index", "--db", db, "--mirror", Fixtures.corpusURL.path]
             #expect(try await cli.run(index).status == 0)
-            let rebuild = try await cli.run(index + ["--rebuild"], timeout: .seconds(600))
+            let rebuild = try await cli.run(index + ["--rebuild"])
             #expect(rebuild.status == 0, "\(rebuild)")
             let free = try await runTool(["sqlite3", db, "PRAGMA freelist_count"])
             #expect(free.status == 0 && free.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(free.output)")
