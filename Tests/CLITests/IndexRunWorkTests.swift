@@ -20,6 +20,29 @@ struct IndexRunWorkTests {
         }
     }
 
+    /// A mirror read again: its explanations are dated by their files, so the recent and the
+    /// incomplete ones are asked for again on every run, but the same revision is the same text,
+    /// and nothing is read for the embedding step.
+    @Test func explanationsFetchedAgainUnchangedReadNoTextToEmbed() async throws {
+        try await withTemporaryDirectory { directory in
+            let mirror = directory.appendingPathComponent("mirror")
+            try FileManager.default.copyItem(at: Fixtures.corpusURL, to: mirror)
+            // Files of three days ago, as a mirror unpacked from an older snapshot.
+            let aged = try await runTool(["find", mirror.path, "-type", "f", "-exec", "touch", "-d", "3 days ago", "{}", "+"])
+            #expect(aged.status == 0, "\(aged.output)")
+            let cli = try BinaryRunner(sandbox: directory, embeds: true)
+            let db = directory.appendingPathComponent("index.sqlite").path
+            let arguments = ["index", "--db", db, "--mirror", mirror.path, "-v", "--json"]
+            #expect(try await cli.run(arguments).status == 0)
+            let again = try await cli.run(arguments)
+            #expect(again.status == 0, "\(again)")
+            let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]
+            let refetched = summary?["explanationsFetched"] as? Int ?? 0
+            #expect(refetched > 0, "the test needs explanations asked for again: \(again.stdout)")
+            #expect(again.stderr.contains("comic texts read: 0\n"), "\(again)")
+        }
+    }
+
     @Test func aRebuildLeavesNoFreePages() async throws {
         try await withTemporaryDirectory { directory in
             let cli = try BinaryRunner(sandbox: directory)
