@@ -19,6 +19,10 @@ public struct IndexReport: Sendable {
     public var newComics: [(id: Comic.ID, title: String)]
     public var comicsFetched: Int
     public var explanationsFetched: Int
+    /// Explanations fetched whose text may differ from what was stored: new ones, and those of
+    /// another revision. A page asked for again that is still the same revision (an incomplete
+    /// page rechecked, a mirror read again) is fetched but not changed.
+    public var explanationsChanged = 0
     /// Comics that failed this run; the next run asks for them again.
     public var failures: [IndexFailure]
     public var elapsed: Duration
@@ -86,6 +90,7 @@ public struct Indexer: Sendable {
         }
         let wanted = (comics: Set(plan.comics), explanations: Set(plan.explanations))
         let known = Set(try database.comicIDs())
+        let storedRevisions = try database.explanationRevisions()
         let ids = plan.ids
         logger.info("indexing", metadata: ["latest": "\(latest.id)", "numbers": "\(ids.count)"])
 
@@ -113,7 +118,7 @@ public struct Indexer: Sendable {
                 if Task.isCancelled { return group.cancelAll() }
                 enqueue()
                 pending.append(update)
-                tally(update, known: known, into: &report)
+                tally(update, known: known, storedRevisions: storedRevisions, into: &report)
                 state.completed += 1
                 if update.isFailure { state.failed += 1 }
                 if pending.count >= batchSize {
@@ -179,12 +184,19 @@ public struct Indexer: Sendable {
         return id + max(0, days) + 100
     }
 
-    private func tally(_ update: ComicUpdate, known: Set<Comic.ID>, into report: inout IndexReport) {
+    private func tally(
+        _ update: ComicUpdate, known: Set<Comic.ID>, storedRevisions: [Comic.ID: Int], into report: inout IndexReport
+    ) {
         if case .fetched(let comic, _) = update.comic {
             report.comicsFetched += 1
             if !known.contains(comic.id) { report.newComics.append((comic.id, comic.title)) }
         }
-        if case .fetched = update.explanation { report.explanationsFetched += 1 }
+        if case .fetched(let explanation, _) = update.explanation {
+            report.explanationsFetched += 1
+            if explanation.revision == nil || explanation.revision != storedRevisions[update.id] {
+                report.explanationsChanged += 1
+            }
+        }
     }
 
     /// Fetches and parses one number; every failure becomes an outcome, never a throw.

@@ -22,6 +22,15 @@ extension ComicDatabase {
         try read { db in try ExplanationRecord.fetchOne(db, key: id)?.model }
     }
 
+    /// The explain xkcd revision of each stored explanation that has one: a page fetched again
+    /// with the same revision has the same text.
+    public func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT comicID, revision FROM explanation WHERE revision IS NOT NULL")
+            return Dictionary(rows.map { row -> (Int, Int) in (row["comicID"], row["revision"]) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     public func latestComicID() throws(StoreError) -> Comic.ID? {
         try read { db in try Int.fetchOne(db, sql: "SELECT max(id) FROM comic") }
     }

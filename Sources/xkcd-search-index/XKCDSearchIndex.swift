@@ -82,7 +82,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
                     try database.vacuum()
                 }
                 guard embeds, !report.isInterrupted, !Task.isCancelled else { return (report, nil) }
-                var textUnchanged = !textChanged && report.comicsFetched == 0 && report.explanationsFetched == 0
+                var textUnchanged = !textChanged && report.comicsFetched == 0 && report.explanationsChanged == 0
                 if case .rebuild = runMode { textUnchanged = false }
                 return (report, try await Self.embed(
                     database, importingFrom: vectorsFile, textUnchanged: textUnchanged, drawingABar: drawsBars))

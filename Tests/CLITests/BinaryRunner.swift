@@ -181,7 +181,7 @@ struct BinaryRunner: Sendable {
         }
         // The fixture server runs in the test process, which a loaded machine can leave seconds
         // behind: a request timeout that is not under test is a hang guard too.
-        if arguments.first == "index", !arguments.contains("--help"), !arguments.contains("--timeout") {
+        if arguments.first == "index", !arguments.contains("--help"), !arguments.contains(where: { $0.hasPrefix("--timeout") }) {
             arguments += ["--timeout", "600"]
         }
         let process = Process()

@@ -21,7 +21,7 @@ struct PagerFallbackTests {
                 for name in ("XKCD_SEARCH_PAGER", "PAGER"): base.pop(name, None)
                 def run(**variables):
                     p = pexpect.spawn(binary, ["show", "327", "--image", "never", "--db", db], env=dict(base, **variables),
-                                      encoding="utf-8", timeout=30)
+                                      encoding="utf-8", timeout=600)
                     p.expect(pexpect.EOF); p.close()
                     return p.exitstatus, p.before.replace("\r\n", "\n")
                 for pager in ("no-such-pager-here -R", "/nonexistent/pager"):

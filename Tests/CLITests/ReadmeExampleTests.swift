@@ -56,7 +56,7 @@ struct ReadmeExampleTests {
     {
         let path = cli.executable.deletingLastPathComponent().path + ":" + (cli.environment["PATH"] ?? "/usr/bin:/bin")
         return try await cli.run(
-            [], environment: environment, timeout: .seconds(300),
+            [], environment: environment,
             wrapper: ["PATH=\(path)", "/bin/sh", "-c", "cd \"$1\" && \(command)", "sh", directory.path])
     }
 

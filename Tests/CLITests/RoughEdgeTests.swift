@@ -44,7 +44,7 @@ struct RoughEdgeTests {
             let offline = try await cli.run([
                 "index", "--db", db, "--xkcd-url", "http://127.0.0.1:9", "--explain-url", "http://127.0.0.1:9/api.php",
                 "--timeout", "5",
-            ], timeout: .seconds(600))
+            ])
             #expect(offline.status != 0 && FileManager.default.fileExists(atPath: db), "\(offline)")
             let output = try await cli.run(["search", "bobby", "tables", "--db", db])
             #expect(output.status == 1 && output.stdout.isEmpty, "\(output)")
