@@ -146,3 +146,28 @@ public struct ComicDocument: Encodable, Sendable {
         }
     }
 }
+
+/// What `related --json` prints and `GET /api/comics/{n}/related` answers.
+public struct RelatedDocument: Encodable, Sendable {
+    struct Entry: Encodable, Sendable {
+        var num: Int
+        var title: String
+        var date: String
+        var reasons: [String]
+        /// For a comic related by "similar": the cosine similarity of the two comics' vectors.
+        @NullWhenMissing var similarity: Double?
+    }
+    var num: Int
+    var title: String
+    var related: [Entry]
+
+    public init(_ found: RelatedComics) {
+        num = found.comic.id
+        title = found.comic.title
+        related = found.related.map {
+            Entry(
+                num: $0.id, title: $0.title, date: $0.date.description, reasons: $0.reasons.map(\.rawValue),
+                similarity: $0.similarity.map { ($0 * 1000).rounded() / 1000 })
+        }
+    }
+}

@@ -100,9 +100,14 @@ public struct APIServer: Sendable {
 
         get(router, "/healthz") { _, _ in try JSONResponse.make(["status": "ok"]) }
         get(router, "/api/search") { request, _ in try search(request.uri.queryParameters) }
-        get(router, "/api/comics/:comic") { _, context in
+        get(router, "/api/comics/:comic") { request, context in
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
-            return try JSONResponse.make(ComicDocument(page: try library.show(reference), withExplanation: false))
+            let explains = try flag(request.uri.queryParameters, "explain")
+            return try JSONResponse.make(ComicDocument(page: try library.show(reference), withExplanation: explains))
+        }
+        get(router, "/api/comics/:comic/related") { _, context in
+            let reference = try ComicReference(parsing: try context.parameters.require("comic"))
+            return try JSONResponse.make(RelatedDocument(try library.related(reference)))
         }
         get(router, "/api/stats") { _, _ in
             var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)

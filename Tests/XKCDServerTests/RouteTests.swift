@@ -117,6 +117,29 @@ struct RouteTests {
         }
     }
 
+    @Test func explanationsRelatedAndRandomComics() async throws {
+        let harness = try await Harness.make()
+        let library = Library(database: harness.database)
+        let explained = try JSONDocument.line(ComicDocument(page: library.show(.number(327)), withExplanation: true))
+        #expect(explained.contains("\"explanation\":\""))
+        let related = try JSONDocument.line(RelatedDocument(library.related(.number(327))))
+        #expect(related.contains("\"reasons\":["))
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/comics/327?explain=1", method: .get) { #expect(text($0) == explained) }
+            try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect(text($0) == related) }
+            try await client.execute(uri: "/api/comics/random", method: .get) { response in
+                struct Comic: Decodable { var num: Int }
+                let comic = try JSONDecoder().decode(Comic.self, from: Data(text(response).utf8))
+                #expect(Fixtures.comicIDs.contains(comic.num), "\(comic.num)")
+            }
+            try await client.execute(uri: "/api/comics/327?explain=maybe", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(errorCode(response) == "bad-parameter")
+            }
+            try await client.execute(uri: "/api/comics/99999/related", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
     @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
         let harness = try await Harness.make()
         var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))

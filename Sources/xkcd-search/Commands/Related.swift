@@ -28,31 +28,11 @@ extension XKCDSearch {
         @Flag(help: "Print JSON: num, title, related: [{num, title, date, reasons, similarity}].")
         var json = false
 
-        struct Output: Encodable {
-            struct Entry: Encodable {
-                var num: Int
-                var title: String
-                var date: String
-                var reasons: [String]
-                /// For a comic related by "similar": the cosine similarity of the two comics' vectors.
-                @NullWhenMissing var similarity: Double?
-            }
-            var num: Int
-            var title: String
-            var related: [Entry]
-        }
-
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let found = try global.openLibrary().related(reference)
             guard json else { return print(global.renderer.related(found)) }
-            try JSONOutput.print(Output(
-                num: found.comic.id, title: found.comic.title,
-                related: found.related.map {
-                    .init(
-                        num: $0.id, title: $0.title, date: $0.date.description, reasons: $0.reasons.map(\.rawValue),
-                        similarity: $0.similarity.map { ($0 * 1000).rounded() / 1000 })
-                }))
+            try JSONOutput.print(RelatedDocument(found))
         }
     }
 }
