@@ -47,6 +47,38 @@ struct ServeCommandTests {
         }
     }
 
+    /// SIGTERM while searches are being answered: each answer the server began is finished and
+    /// well-formed (a request it had not taken yet may be refused), and the process exits 0.
+    @Test func sigtermDuringRequestsFinishesThemAndExitsZero() async throws {
+        try await withBrowseSandbox { sandbox in
+            let (child, base) = try await Self.startServer(sandbox)
+            // A description: ranked by meaning, the encoder's work, the slowest answer there is.
+            let url = try #require(URL(string: "api/search?q=the%20one%20where%20a%20mother%20names%20her%20son%20after%20a%20database%20attack", relativeTo: base))
+            let answers = try await withThrowingTaskGroup(of: (status: Int, body: String)?.self) { group in
+                for _ in 0..<16 {
+                    group.addTask { try? await Self.get(url) }
+                }
+                // Stopped once the first answer has been logged: the others are under way.
+                try await waitUntil("the server logged its first answer", stopIf: { !child.isRunning }) {
+                    child.stderrSoFar.contains("GET /api/search 200")
+                }
+                child.kill(SIGTERM)
+                var answers: [(status: Int, body: String)] = []
+                for try await answer in group { if let answer { answers.append(answer) } }
+                return answers
+            }
+            let output = await child.wait()
+            #expect(output.status == 0 && output.signal == nil, "\(output)")
+            #expect(!answers.isEmpty)
+            for answer in answers {
+                #expect(answer.status == 200, "\(answer)")
+                #expect((try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) != nil, "not whole JSON: \(answer.body)")
+            }
+            let logged = output.stderrLines.filter { $0.contains("GET /api/search 200") }.count
+            #expect(logged == answers.count, "every answer begun was logged and received: \(logged) logged, \(answers.count) received")
+        }
+    }
+
     @Test func badOptionsAreUsageErrorsBeforeTheServerStarts() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("serve", "--port", "70000")
