@@ -95,6 +95,9 @@ public struct APIServer: Sendable {
         router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: [
             .defaultSrc(.none), .frameAncestors(.none), .formAction(.none), .baseURI(.none),
         ]))
+        // Everything served is read-only and public: any page may read it, with no credentials.
+        // (Routes that change favourites will need a group without this.)
+        router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options]))
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostCheckMiddleware(allowedNames: configuration.hostNames))
 

@@ -57,6 +57,23 @@ struct RouteTests {
         }
     }
 
+    /// Read-only answers may be read by a page of any origin, without credentials.
+    @Test func anyOriginMayReadTheAnswers() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let origin: HTTPFields = [.origin: "https://bot.example"]
+            try await client.execute(uri: "/api/comics/327", method: .get, headers: origin) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.accessControlAllowOrigin] == "*")
+                #expect(response.headers[.accessControlAllowCredentials] == nil)
+            }
+            try await client.execute(uri: "/api/search?q=tables", method: .options, headers: origin) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == "*")
+                #expect(response.headers[.accessControlAllowMethods] == "GET, OPTIONS")
+            }
+        }
+    }
+
     @Test func searchAnswersWhatSearchJSONPrints() async throws {
         let harness = try await Harness.make()
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
