@@ -112,6 +112,10 @@ public struct APIServer: Sendable {
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
             return try JSONResponse.make(RelatedDocument(try library.related(reference)))
         }
+        get(router, "/api/suggest") { request, _ in
+            let typed = request.uri.queryParameters.get("q") ?? ""
+            return try JSONResponse.make(SuggestionsDocument(query: typed, suggestions: try library.suggestions(for: typed)))
+        }
         get(router, "/api/stats") { _, _ in
             var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)
             // The file's name only: no path of the machine leaves the server.

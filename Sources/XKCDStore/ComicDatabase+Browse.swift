@@ -14,6 +14,26 @@ public struct IndexStatistics: Sendable, Equatable, Codable {
 }
 
 extension ComicDatabase {
+    /// Titles that start with `prefix` (case aside, as SQLite's LIKE compares ASCII), the newest
+    /// comic first: for typing ahead.
+    ///
+    /// ```sql
+    /// SELECT title FROM comic WHERE title LIKE 'bobby%' ESCAPE '\' ORDER BY id DESC LIMIT 10
+    /// ```
+    public func titles(startingWith prefix: String, limit: Int) throws(StoreError) -> [String] {
+        var pattern = ""
+        for character in prefix {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
+        let like = pattern + "%"
+        return try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT title FROM comic WHERE title LIKE ? ESCAPE '\\' ORDER BY id DESC LIMIT ?",
+                arguments: [like, limit])
+        }
+    }
+
     public func comic(_ id: Comic.ID) throws(StoreError) -> Comic? {
         try read { db in try ComicRecord.fetchOne(db, key: id)?.comic }
     }

@@ -157,6 +157,31 @@ struct RouteTests {
         }
     }
 
+    @Test func suggestionsCompleteTitlesAndTheLastWord() async throws {
+        let harness = try await Harness.make()
+        let library = Library(database: harness.database)
+        let titles = try library.suggestions(for: "exploits")
+        #expect(titles.first == "Exploits of a Mom", "\(titles)")
+        let words = try library.suggestions(for: "bobby tab")
+        #expect(words.contains("bobby tables"), "\(words)")
+        #expect(words.allSatisfy { $0.hasPrefix("bobby tab") }, "\(words)")
+        #expect(try library.suggestions(for: "t").count == 10)
+        #expect(try library.suggestions(for: "   ").isEmpty)
+        #expect(try library.suggestions(for: "100%_").isEmpty, "LIKE's wildcards are taken as typed")
+        let expected = try JSONDocument.line(SuggestionsDocument(query: "bobby tab", suggestions: words))
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/suggest?q=bobby%20tab", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(text(response) == expected)
+            }
+            try await client.execute(uri: "/api/suggest", method: .get) { #expect(text($0) == #"{"query":"","suggestions":[]}"#) }
+            try await client.execute(uri: "/api/suggest?q=" + String(repeating: "a", count: 5000), method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(errorCode(response) == "unreadable-query")
+            }
+        }
+    }
+
     @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
         let harness = try await Harness.make()
         var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))

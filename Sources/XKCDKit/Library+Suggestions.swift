@@ -1,0 +1,39 @@
+import Foundation
+
+/// What `GET /api/suggest` answers: completions of what is being typed.
+public struct SuggestionsDocument: Encodable, Sendable {
+    var query: String
+    var suggestions: [String]
+
+    public init(query: String, suggestions: [String]) {
+        self.query = query
+        self.suggestions = suggestions
+    }
+}
+
+extension Library {
+    /// Completions of `text` as it is being typed, at most `limit`: the titles that start with
+    /// it, newest first, then `text` with its last word completed by the index's most common
+    /// words that start with it. Nothing for blank text; no word completed after a space.
+    ///
+    /// ```swift
+    /// try library.suggestions(for: "bobby tab")   // ["bobby tables", "bobby table", …]
+    /// try library.suggestions(for: "Exploits")    // ["Exploits of a Mom"]
+    /// ```
+    /// - Throws: ``SearchError/queryTooLong(length:limit:)`` past ``SearchEngine/maximumQueryLength``.
+    public func suggestions(for text: String, limit: Int = 10) throws -> [String] {
+        guard text.utf8.count <= SearchEngine.maximumQueryLength else {
+            throw SearchError.queryTooLong(length: text.utf8.count, limit: SearchEngine.maximumQueryLength)
+        }
+        let typed = String(text.drop { $0.isWhitespace })
+        guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        var suggestions = try database.titles(startingWith: typed, limit: limit)
+        if let last = typed.last, !last.isWhitespace {
+            let start = typed.lastIndex(where: \.isWhitespace).map { typed.index(after: $0) } ?? typed.startIndex
+            let lead = typed[..<start]
+            suggestions += try database.commonWords(startingWith: String(typed[start...]), limit: limit).map { lead + $0 }
+        }
+        var seen = Set<String>()
+        return Array(suggestions.filter { seen.insert($0.lowercased()).inserted }.prefix(limit))
+    }
+}
