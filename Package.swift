@@ -24,7 +24,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        // Named for the route tests only (HTTP field names, byte buffers); Hummingbird brings them.
+        // Hummingbird brings them; named for the idle timeout (NIOCore's TimeAmount) and the route
+        // tests (HTTP field names, byte buffers).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
@@ -150,6 +151,7 @@ let package = Package(
             dependencies: [
                 "XKCDKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 import XKCDKit
 
@@ -21,12 +22,19 @@ public struct APIServer: Sendable {
         public var isReadOnly: Bool
         /// Further names the `Host` header may give (a public name behind a proxy).
         public var allowedHosts: [String]
+        /// A connection that sends nothing for this long is closed: a client that opens
+        /// connections and never finishes a request must not hold them.
+        public var idleTimeout: Duration
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, isReadOnly: Bool = false, allowedHosts: [String] = []) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, isReadOnly: Bool = false, allowedHosts: [String] = [],
+            idleTimeout: Duration = .seconds(60)
+        ) {
             self.host = host
             self.port = port
             self.isReadOnly = isReadOnly
             self.allowedHosts = allowedHosts
+            self.idleTimeout = idleTimeout
         }
 
         /// Whether `host` is reached from this machine only.
@@ -72,8 +80,11 @@ public struct APIServer: Sendable {
     public func makeApplication(onListening: @escaping @Sendable (URL) async -> Void = { _ in }) -> some ApplicationProtocol {
         let router = makeRouter()
         let host = configuration.host
+        let (seconds, attoseconds) = configuration.idleTimeout.components
+        let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: idleTimeout)),
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: configuration.port), serverName: nil, reuseAddress: false),
             onServerRunning: { channel in

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 import HummingbirdTesting
 import Logging
@@ -232,4 +235,39 @@ struct RouteTests {
             try await other.shutdown()
         }
     }
+
+    /// A connection that never sends a request is closed after the idle timeout (1 s here).
+    @Test func anIdleConnectionIsClosed() async throws {
+        let harness = try await Harness.make()
+        let server = APIServer(
+            configuration: .init(port: 0, idleTimeout: .seconds(1)), database: harness.database,
+            imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
+        try await server.makeApplication().test(.live) { client in
+            let port = try #require(client.port)
+            let read = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: readUntilClosed(port: port)) }.start()
+            }
+            #expect(read == 0, "0: closed by the server; -1: the hang guard of 600 s passed or the connection failed")
+        }
+    }
+}
+
+/// Connects to 127.0.0.1:`port`, sends nothing and reads: 0 once the server closes the connection,
+/// -1 when the connection fails or nothing happens within the hang guard of 600 s.
+private func readUntilClosed(port: Int) -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return -1 }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return -1 }
+    var hangGuard = timeval(tv_sec: 600, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &hangGuard, socklen_t(MemoryLayout<timeval>.size))
+    var byte: UInt8 = 0
+    return Glibc.read(socket, &byte, 1)
 }
