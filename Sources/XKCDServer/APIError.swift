@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import XKCDKit
 
@@ -62,9 +63,44 @@ struct APIError: Error, HTTPResponseError {
 /// JSON answers in the one convention of ``JSONDocument``, the `--json` of the command line.
 enum JSONResponse {
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try JSONDocument.data(value)
-        return Response(
+        make(data: try JSONDocument.data(value), status: status)
+    }
+
+    private static func make(data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// ``make(_:status:)`` with `Cache-Control` and an `ETag` (a hash of the body), or a bodiless
+    /// 304 when the request's `If-None-Match` names that tag: a comic changes only when an index
+    /// run fetches its explanation again, so a client asks again after an hour and mostly gets
+    /// 304. `random` is never kept; `latest` for five minutes.
+    static func make(_ value: some Encodable, for request: Request, as reference: ComicReference) throws -> Response {
+        let maxAge: Int? =
+            switch reference {
+            case .number: 3600
+            case .latest: 300
+            case .random: nil
+            }
+        let data = try JSONDocument.data(value)
+        var response = make(data: data)
+        guard let maxAge else {
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        // FNV-1a, 64 bits: a tag that changes with the bytes, not a secret.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in data {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        let tag = "\"\(String(hash, radix: 16))\""
+        response.headers[.cacheControl] = "public, max-age=\(maxAge)"
+        response.headers[.eTag] = tag
+        let named = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
+        if named.contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) {
+            return Response(status: .notModified, headers: response.headers)
+        }
+        return response
     }
 }

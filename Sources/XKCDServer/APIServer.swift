@@ -117,11 +117,12 @@ public struct APIServer: Sendable {
         get(router, "/api/comics/:comic") { request, context in
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
             let explains = try flag(request.uri.queryParameters, "explain")
-            return try JSONResponse.make(ComicDocument(page: try library.show(reference), withExplanation: explains))
+            let page = try library.show(reference)
+            return try JSONResponse.make(ComicDocument(page: page, withExplanation: explains), for: request, as: reference)
         }
-        get(router, "/api/comics/:comic/related") { _, context in
+        get(router, "/api/comics/:comic/related") { request, context in
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
-            return try JSONResponse.make(RelatedDocument(try library.related(reference)))
+            return try JSONResponse.make(RelatedDocument(try library.related(reference)), for: request, as: reference)
         }
         get(router, "/api/suggest") { request, _ in
             let typed = request.uri.queryParameters.get("q") ?? ""

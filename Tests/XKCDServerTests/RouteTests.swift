@@ -185,6 +185,33 @@ struct RouteTests {
         }
     }
 
+    /// A comic by number is kept an hour and asked again with its ETag: 304, no body. `random` is
+    /// never kept.
+    @Test func comicsCarryCacheControlAndAnETag() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let tag = try await client.execute(uri: "/api/comics/327", method: .get) { response in
+                #expect(response.headers[.cacheControl] == "public, max-age=3600")
+                return try #require(response.headers[.eTag])
+            }
+            try await client.execute(uri: "/api/comics/327", method: .get, headers: [.ifNoneMatch: "\"other\", \(tag)"]) { response in
+                #expect(response.status == .notModified)
+                #expect(response.body.readableBytes == 0)
+                #expect(response.headers[.eTag] == tag)
+            }
+            try await client.execute(uri: "/api/comics/327?explain=1", method: .get, headers: [.ifNoneMatch: tag]) { response in
+                #expect(response.status == .ok, "another document, another tag")
+                #expect(response.headers[.eTag] != tag)
+            }
+            try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect($0.headers[.eTag] != nil) }
+            try await client.execute(uri: "/api/comics/latest", method: .get) { #expect($0.headers[.cacheControl] == "public, max-age=300") }
+            try await client.execute(uri: "/api/comics/random", method: .get) { response in
+                #expect(response.headers[.cacheControl] == "no-store")
+                #expect(response.headers[.eTag] == nil)
+            }
+        }
+    }
+
     @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
         let harness = try await Harness.make()
         var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
