@@ -400,9 +400,12 @@ public struct SearchEngine: Sendable {
     static func isInflection(of a: String, and b: String) -> Bool {
         func forms(_ word: String) -> Set<String> {
             var forms: Set<String> = [word]
-            // "class" is no plural of "clas".
+            // "class" is no plural of "clas"; a "d" ends only a word in "ed" ("waggled"), or
+            // "standard" and a misspelt "standars" would be forms of one "standar".
             for ending in ["s", "es", "d", "ed", "ing", "er", "ers", "ly"]
-            where word.hasSuffix(ending) && word.count > ending.count + 2 && !word.hasSuffix("s" + ending) {
+            where word.hasSuffix(ending) && word.count > ending.count + 2 && !word.hasSuffix("s" + ending)
+                && (ending != "d" || word.hasSuffix("ed"))
+            {
                 forms.insert(String(word.dropLast(ending.count)))
             }
             return forms

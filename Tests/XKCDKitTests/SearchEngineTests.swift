@@ -132,6 +132,8 @@ struct RankingTests {
         #expect(try engine.search("secur").corrected == "secure")
         #expect(SearchEngine.isInflection(of: "waggles", and: "waggle") && SearchEngine.isInflection(of: "sandwiches", and: "sandwiched"))
         #expect(!SearchEngine.isInflection(of: "secur", and: "secure") && !SearchEngine.isInflection(of: "clases", and: "class"))
+        // A misspelling one letter from a word is no form of it: "standars" is corrected to "standards".
+        #expect(!SearchEngine.isInflection(of: "standars", and: "standard"))
     }
 
     @Test func aCorrectionToATitleWordBeatsACommonerOneAsNear() async throws {
