@@ -87,7 +87,6 @@ public final class FixtureServer: Sendable {
     private struct State: Sendable {
         var latest: Int?
         var faults: [String: (fault: Fault, remaining: Int?)] = [:]
-        var delayForAllRequests: Double = 0
         /// Requests past this many (in the whole log) are not answered while it is set.
         var answersHeldAfter: Int?
         /// Once a request for this log key arrives, the answers to the requests after it are held.
@@ -201,11 +200,6 @@ public final class FixtureServer: Sendable {
         state.withLock { $0.faults = [:] }
     }
 
-    /// Waits this long before answering any request (0 turns it off).
-    public func setDelayForAllRequests(seconds: Double) {
-        state.withLock { $0.delayForAllRequests = max(0, seconds) }
-    }
-
     /// Answers the first `count` requests of the log as usual and holds the answers to every
     /// later one until ``releaseAnswers()``; requests are still logged as they arrive. With the
     /// default 0, no answer leaves the server from now on.
@@ -299,7 +293,7 @@ public final class FixtureServer: Sendable {
 
     private func respond(to request: HTTPRequest) async -> HTTPResponse {
         let (route, key, site) = route(request)
-        let (fault, delay, latest, ordinal) = state.withLock { state -> (Fault?, Double, Int?, Int) in
+        let (fault, latest, ordinal) = state.withLock { state -> (Fault?, Int?, Int) in
             state.log.append(
                 Request(path: key, site: site, query: request.target.query(), userAgent: request.headers[HTTPHeader("User-Agent")]))
             state.inFlight[site, default: 0] += 1
@@ -315,11 +309,10 @@ public final class FixtureServer: Sendable {
                 state.answersHeldAfter = state.log.count
                 state.holdAfterPath = nil
             }
-            return (fault, state.delayForAllRequests, state.latest, state.log.count)
+            return (fault, state.latest, state.log.count)
         }
         defer { state.withLock { $0.inFlight[site, default: 1] -= 1 } }
 
-        if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
         while state.withLock({ $0.answersHeldAfter.map { ordinal > $0 } ?? false }), !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
