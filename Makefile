@@ -16,6 +16,10 @@ DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-open
 # hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check; python3-pexpect:
 # the REPL's terminal tests.
 TEST_PACKAGES := sqlite3 time hyperfine python3-pexpect
+# Python packages only the tests use (Tests/requirements.txt, pinned), in a virtual environment
+# in the build cache: outside the work tree, kept between runs, never the person's own Python.
+# The tests find it through XKCD_SEARCH_TEST_VENV (Tests/_XKCDTestSupport/TestPython.swift).
+TEST_VENV     ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/test-venv
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot
@@ -52,7 +56,7 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
+.PHONY: all deps test-deps test-venv static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
         install install-files uninstall man-tool
 
 all: build
@@ -215,9 +219,19 @@ demo: build snapshot-dir
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps test-deps model snapshot-dir $(MAN_TOOL)
+test: deps test-deps test-venv model snapshot-dir $(MAN_TOOL)
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	XKCD_SEARCH_TEST_VENV="$(TEST_VENV)" $(SWIFT) test --skip-build
+
+# Makes the tests' virtual environment, and installs again when Tests/requirements.txt changed.
+test-venv: deps test-deps
+	@venv="$(TEST_VENV)"; \
+	if ! cmp -s Tests/requirements.txt "$$venv/requirements.txt"; then \
+	  rm -rf "$$venv" && python3 -m venv "$$venv" \
+	  && "$$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r Tests/requirements.txt \
+	  && cp Tests/requirements.txt "$$venv/requirements.txt" \
+	  || { echo "error: could not make the tests' Python environment in $$venv" >&2; exit 1; }; \
+	fi
 
 benchmarks: deps model snapshot-dir
 	cd Benchmarks && XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" $(SWIFT) package --scratch-path ../.build-bench benchmark
