@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // Hummingbird brings them; named for the idle timeout (NIOCore's TimeAmount) and the route
         // tests (HTTP field names, byte buffers).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -154,7 +155,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The web page's templates, style sheet and script (docs/web.md).
+            resources: [.copy("Web")]
         ),
         // `xkcd-search serve` runs this executable, found beside `xkcd-search`: Hummingbird and
         // SwiftNIO are loaded by the server alone, never by a one-shot search.

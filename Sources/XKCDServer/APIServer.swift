@@ -103,9 +103,11 @@ public struct APIServer: Sendable {
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: ContentSecurityMiddleware(contentSecurityPolicy: [
-            .defaultSrc(.none), .frameAncestors(.none), .formAction(.none), .baseURI(.none),
-        ]))
+        router.add(middleware: ContentSecurityByPath(
+            api: ContentSecurityMiddleware(contentSecurityPolicy: [
+                .defaultSrc(.none), .frameAncestors(.none), .formAction(.none), .baseURI(.none),
+            ]),
+            pages: ContentSecurityMiddleware(contentSecurityPolicy: WebPages.contentSecurityPolicy)))
         // Everything served is read-only and public: any page may read it, with no credentials.
         // (Routes that change favourites will need a group without this.)
         router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options]))
@@ -134,6 +136,9 @@ public struct APIServer: Sendable {
             stats.database = URL(fileURLWithPath: stats.database).lastPathComponent
             return try JSONResponse.make(stats)
         }
+        PageImages(library: library, cache: ImageCache(directory: imagesDirectory)).add(to: router)
+        WebPages(engine: engine, library: library, database: database, imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
+            .add(to: router)
         return router
     }
 

@@ -68,3 +68,17 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+
+/// Hummingbird's `ContentSecurityMiddleware` with the policy of the part of the site asked for:
+/// the pages load their own script, style sheet and images; the API, `/healthz` and the images
+/// themselves load nothing (`default-src 'none'`).
+struct ContentSecurityByPath<Context: RequestContext>: RouterMiddleware {
+    let api: ContentSecurityMiddleware<Context>
+    let pages: ContentSecurityMiddleware<Context>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let isPage = !(path.hasPrefix("/api/") || path.hasPrefix("/images/") || path == "/healthz")
+        return try await (isPage ? pages : api).handle(request, context: context, next: next)
+    }
+}

@@ -15,7 +15,7 @@ import _XKCDTestSupport
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
 /// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only
 /// read, and embedding the comics is most of the work.
-private struct Harness: Sendable {
+struct Harness: Sendable {
     let directory: URL
     let database: ComicDatabase
     let server: APIServer
@@ -36,7 +36,7 @@ private struct Harness: Sendable {
     }
 }
 
-private func text(_ response: TestResponse) -> String { String(buffer: response.body) }
+func text(_ response: TestResponse) -> String { String(buffer: response.body) }
 
 /// The `{"error": {"code", "message"}}` of an answer.
 private func errorCode(_ response: TestResponse) -> String? {

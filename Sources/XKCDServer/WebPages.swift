@@ -1,0 +1,413 @@
+import Foundation
+import Hummingbird
+import Mustache
+import XKCDKit
+
+/// The web page (issue 26): server-rendered HTML from the templates in `Web/templates`, every
+/// value escaped by swift-mustache, that works without JavaScript; `Web/static/site.js` only
+/// enhances it (live search, keys, favourites without a reload, batch loading). docs/web.md.
+struct WebPages: Sendable {
+    let templates: MustacheLibrary
+    let engine: SearchEngine
+    let library: Library
+    let database: ComicDatabase
+    let imagesDirectory: URL
+    let isReadOnly: Bool
+
+    init(engine: SearchEngine, library: Library, database: ComicDatabase, imagesDirectory: URL, isReadOnly: Bool) {
+        // They come with the build; without them every page is a 500 that says so in the log.
+        self.templates = (try? Self.loadTemplates()) ?? MustacheLibrary()
+        self.engine = engine
+        self.library = library
+        self.database = database
+        self.imagesDirectory = imagesDirectory
+        self.isReadOnly = isReadOnly
+    }
+
+    /// Results a page of `/search` shows, and the batch the script loads at a time.
+    static let batchSize = 20
+
+    /// The folder of the templates, the style sheet and the script, copied into the module's
+    /// resource bundle.
+    static var webDirectory: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
+
+    /// The policy of the pages: their own script, style sheet and images, nothing else (no
+    /// inline script or style, no other site), forms posted to the server itself only.
+    static let contentSecurityPolicy: ContentSecurityPolicy = [
+        .defaultSrc(.none), .scriptSrc(.self), .styleSrc(.self), .imgSrc(.self), .connectSrc(.self),
+        .formAction(.self), .baseURI(.none), .frameAncestors(.none),
+    ]
+
+    static func loadTemplates() throws -> MustacheLibrary {
+        var library = MustacheLibrary()
+        let directory = webDirectory.appendingPathComponent("templates")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".mustache") {
+            let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+            try library.register(text, named: String(name.dropLast(".mustache".count)))
+        }
+        return library
+    }
+
+    func add(to router: Router<BasicRequestContext>) {
+        router.get("/") { request, _ in try await render(request) { try home() } }
+        router.get("/search") { request, _ in try await render(request) { try search(request.uri.queryParameters) } }
+        router.get("/favourites") { request, _ in
+            try await render(request) { try favourites(tag: request.uri.queryParameters.get("tag")) }
+        }
+        router.get("/about") { request, _ in try await render(request) { try about() } }
+        router.get("/:comic") { request, context in
+            try await render(request) { try comic(try context.parameters.require("comic")) }
+        }
+        router.post("/:comic/favourite") { request, context in
+            try await render(request) { try await toggleFavourite(request, context: context) }
+        }
+        router.add(middleware: FileMiddleware(
+            Self.webDirectory.appendingPathComponent("static").path, urlBasePath: "/static",
+            cacheControl: CacheControl([(MediaType(type: .any), [.public, .maxAge(3600)])])))
+    }
+
+    // MARK: Answers
+
+    /// What a page handler returns: a page to render, or a redirect.
+    enum Outcome {
+        case page(template: String, title: String, status: HTTPResponse.Status = .ok, content: any Sendable)
+        case redirect(String)
+    }
+
+    /// Renders the outcome in the layout; the library's errors become an error page with the
+    /// status the API gives them, worded for the page.
+    private func render(_ request: Request, _ make: () async throws -> Outcome) async throws -> Response {
+        let outcome: Outcome
+        do {
+            outcome = try await make()
+        } catch {
+            guard let apiError = APIError.from(error) else { throw error }
+            outcome = .page(template: "error", title: "Not here", status: apiError.status, content: ErrorView(message: apiError.message))
+        }
+        switch outcome {
+        case .redirect(let location):
+            return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        case .page(let template, let title, let status, let content):
+            let query = request.uri.path == "/search" ? request.uri.queryParameters.get("q") ?? "" : ""
+            let page = PageView(title: title, query: query, content: content)
+            guard let html = templates.render(page, withTemplate: template) else { throw APIError.notFound("no such page") }
+            return Response(
+                status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+    }
+
+    // MARK: Pages
+
+    private func home() throws -> Outcome {
+        let latest = try library.page(library.resolve(.latest))
+        return .page(template: "home", title: "xkcd-search", content: HomeView(comic: try comicView(latest)))
+    }
+
+    private func search(_ parameters: Parameters) throws -> Outcome {
+        let query = parameters.get("q") ?? ""
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .page(template: "search", title: "Search", content: SearchView.empty)
+        }
+        let page = Int(parameters.get("page") ?? "1").map { max(1, $0) } ?? 1
+        do {
+            let isExact = parameters.get("exact") == "1"
+            let results = try engine.search(query, limit: Self.batchSize, page: page, correctingSpelling: !isExact)
+            var view = SearchView(results)
+            view.isExact = isExact
+            return .page(template: "search", title: "\(query) – search", content: view)
+        } catch let error as QueryError {
+            return .page(template: "search", title: "Search", status: .badRequest, content: SearchView(problem: error.description))
+        } catch let error as SearchError {
+            return .page(template: "search", title: "Search", status: .badRequest, content: SearchView(problem: error.description))
+        }
+    }
+
+    private func comic(_ text: String) throws -> Outcome {
+        let reference = try ComicReference(parsing: text)
+        switch reference {
+        case .random, .latest: return .redirect("/\(try library.resolve(reference))")
+        case .number: break
+        }
+        let page = try library.page(library.resolve(reference))
+        return .page(template: "comic", title: "#\(page.comic.id): \(page.comic.title)", content: try comicView(page))
+    }
+
+    private func favourites(tag: String?) throws -> Outcome {
+        let tag = tag.flatMap { $0.isEmpty ? nil : $0 }
+        let entries = try library.favourites(taggedWith: tag).map { entry in
+            FavouritesView.Entry(
+                num: entry.favourite.id, title: entry.comic?.title ?? "not in the index yet", tags: entry.favourite.tags)
+        }
+        let tags = try library.tagCounts().map { FavouritesView.Tag(name: $0.tag, count: $0.count, isChosen: $0.tag == tag) }
+        return .page(
+            template: "favourites", title: "Favourites",
+            content: FavouritesView(tag: tag, entries: entries, tags: tags, hasTags: !tags.isEmpty, isEmpty: entries.isEmpty))
+    }
+
+    private func about() throws -> Outcome {
+        let stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)
+        return .page(template: "about", title: "About", content: AboutView(stats))
+    }
+
+    /// The no-JavaScript favourite toggle: a form posted by the comic's own page. Same-origin only,
+    /// so that another site's form cannot change the favourites; then back to the comic (303).
+    private func toggleFavourite(_ request: Request, context: BasicRequestContext) async throws -> Outcome {
+        guard Self.isSameOrigin(request) else {
+            return .page(template: "error", title: "Refused", status: .forbidden,
+                         content: ErrorView(message: "favourites can be changed from this server's own pages only"))
+        }
+        guard !isReadOnly else {
+            return .page(template: "error", title: "Refused", status: .forbidden,
+                         content: ErrorView(message: "this server is read-only: favourites cannot be changed"))
+        }
+        let reference = try ComicReference(parsing: try context.parameters.require("comic"))
+        // A form of one button and a tags field: 16 kB is plenty.
+        let body = try await request.body.collect(upTo: 16_384)
+        guard let form = try? URLEncodedFormDecoder().decode(FavouriteForm.self, from: String(buffer: body)) else {
+            throw APIError.badRequest("the form cannot be read")
+        }
+        if form.action == "remove" {
+            _ = try library.removeFavourite(reference)
+        } else {
+            let tags = (form.tags ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            _ = try library.addFavourite(reference, tags: tags)
+        }
+        return .redirect("/\(try library.resolve(reference))")
+    }
+
+    struct FavouriteForm: Decodable {
+        var action: String
+        var tags: String?
+    }
+
+    /// A request of this server's own pages: the browser says so (`Sec-Fetch-Site`), or its
+    /// `Origin` names the host the request was sent to.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        if let site = request.headers.first(where: { $0.name.canonicalName == "sec-fetch-site" }) {
+            return site.value == "same-origin"
+        }
+        guard let origin = request.headers[.origin], let authority = request.head.authority,
+              let components = URLComponents(string: origin), let host = components.host
+        else { return false }
+        let named = components.port.map { "\(host):\($0)" } ?? host
+        return named.lowercased() == authority.lowercased()
+    }
+
+    // MARK: Views
+
+    private func comicView(_ page: ComicPage) throws -> ComicView {
+        let id = page.comic.id
+        let related = try library.related(.number(id)).related.map { comic in
+            ComicView.Related(num: comic.id, title: comic.title, why: comic.reasons.map(\.rawValue).joined(separator: ", "))
+        }
+        return ComicView(
+            page: page, previous: try database.comicID(before: id), next: try database.comicID(after: id),
+            first: try database.firstComicID(), latest: try database.latestComicID(), related: related,
+            isReadOnly: isReadOnly)
+    }
+}
+
+/// What every page has: its title and the search box's text.
+struct PageView {
+    var title: String
+    var query: String
+    var content: any Sendable
+}
+
+struct ErrorView: Sendable {
+    var message: String
+}
+
+struct HomeView: Sendable {
+    var comic: ComicView
+}
+
+struct ComicView: Sendable {
+    struct Related: Sendable {
+        var num: Int
+        var title: String
+        var why: String
+    }
+
+    var num: Int
+    var title: String
+    var date: String
+    var alt: String
+    /// `/images/N`, or nil when the comic has no image of its own.
+    var image: String?
+    var isInteractive: Bool
+    var xkcdURL: String
+    var explainURL: String
+    var previous: Int?
+    var next: Int?
+    var first: Int?
+    var latest: Int?
+    var explanation: [String]
+    var hasExplanation: Bool
+    var transcript: String?
+    var related: [Related]
+    var hasRelated: Bool
+    var isFavourite: Bool
+    var tags: String
+    var isReadOnly: Bool
+
+    init(page: ComicPage, previous: Int?, next: Int?, first: Int?, latest: Int?, related: [Related], isReadOnly: Bool) {
+        let comic = page.comic
+        num = comic.id
+        title = sanitized(comic.title)
+        date = comic.date.description
+        alt = sanitized(comic.alt)
+        image = ImageCache.fileName(comic: comic.id, imageURL: comic.imageURL) == nil ? nil : "/images/\(comic.id)"
+        isInteractive = page.isInteractive
+        xkcdURL = comic.url
+        explainURL = comic.explainURL
+        self.previous = previous == comic.id ? nil : previous
+        self.next = next
+        self.first = first == comic.id ? nil : first
+        self.latest = latest == comic.id ? nil : latest
+        explanation = (page.explanation?.page.explanation ?? "").components(separatedBy: "\n\n")
+            .map { sanitized($0) }.filter { !$0.isEmpty }
+        hasExplanation = !explanation.isEmpty
+        transcript = page.transcript.isEmpty ? nil : sanitized(page.transcript, keepingNewlines: true)
+        self.related = related
+        hasRelated = !related.isEmpty
+        isFavourite = page.favourite != nil
+        tags = page.favourite?.tags.joined(separator: " ") ?? ""
+        self.isReadOnly = isReadOnly
+    }
+}
+
+struct SearchView: Sendable {
+    struct Result: Sendable {
+        /// A piece of the snippet, marked when it is a matched word.
+        struct Piece: Sendable {
+            var text: String
+            var isMarked: Bool
+        }
+
+        var num: Int
+        var title: String
+        var date: String
+        var snippet: [Piece]
+        var match: String
+    }
+
+    var query: String = ""
+    /// The texts for links, as a URL's query gives them.
+    var queryParameter: String = ""
+    var total: Int = 0
+    var isOne: Bool = false
+    var results: [Result] = []
+    var corrected: String?
+    var correctedParameter: String?
+    var typed: String?
+    var typedParameter: String?
+    var suggestion: String?
+    var suggestionParameter: String?
+    var note: String?
+    var problem: String?
+    var nextPage: Int?
+    var isExact = false
+    var isEmpty: Bool = false
+
+    static let empty = SearchView()
+
+    init(problem: String? = nil) {
+        self.problem = problem
+    }
+
+    init(_ results: SearchResults) {
+        query = results.query
+        queryParameter = Self.parameter(results.query)
+        total = results.total
+        isOne = results.total == 1
+        self.results = results.results.map { result in
+            let match =
+                switch result.match {
+                case .allWords: "all words"
+                case .someWords: "some words"
+                case .similar: "similar in meaning"
+                }
+            return Result(
+                num: result.id, title: sanitized(result.title), date: result.date.description,
+                snippet: Self.pieces(of: result.snippet), match: match)
+        }
+        corrected = results.corrected
+        correctedParameter = results.corrected.map(Self.parameter)
+        typed = results.corrected == nil ? nil : results.query
+        typedParameter = typed.map(Self.parameter)
+        suggestion = results.suggestion
+        suggestionParameter = results.suggestion.map(Self.parameter)
+        note = results.note
+        nextPage = results.hasNextPage ? results.page + 1 : nil
+        isEmpty = results.results.isEmpty
+    }
+
+    /// `text` as a value in a URL's query: `&`, `+`, `=` and `#` encoded too.
+    static func parameter(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#"))) ?? ""
+    }
+
+    /// The snippet cut at the engine's marks, so that the template marks the matched words and
+    /// escapes every piece.
+    static func pieces(of snippet: String) -> [Result.Piece] {
+        var pieces: [Result.Piece] = []
+        var isMarked = false
+        var text = ""
+        for character in sanitized(snippet) {
+            let mark = String(character)
+            if mark == SearchEngine.highlightMarks.open || mark == SearchEngine.highlightMarks.close {
+                if !text.isEmpty { pieces.append(.init(text: text, isMarked: isMarked)) }
+                text = ""
+                isMarked = mark == SearchEngine.highlightMarks.open
+            } else {
+                text.append(character)
+            }
+        }
+        if !text.isEmpty { pieces.append(.init(text: text, isMarked: isMarked)) }
+        return pieces
+    }
+}
+
+struct FavouritesView: Sendable {
+    struct Entry: Sendable {
+        var num: Int
+        var title: String
+        var tags: [String]
+    }
+
+    struct Tag: Sendable {
+        var name: String
+        var count: Int
+        var isChosen: Bool
+    }
+
+    var tag: String?
+    var entries: [Entry]
+    var tags: [Tag]
+    var hasTags: Bool
+    var isEmpty: Bool
+}
+
+struct AboutView: Sendable {
+    var comics: Int
+    var latest: Int?
+    var explained: Int
+    var favourites: Int
+    var images: Int
+    var model: String?
+    var embedded: Int
+    var lastUpdate: String?
+
+    init(_ stats: StatsDocument) {
+        comics = stats.comics
+        latest = stats.latest
+        explained = stats.explained
+        favourites = stats.favourites
+        images = stats.images
+        model = stats.semanticSearch ? stats.semanticModel : nil
+        embedded = stats.embeddedComics
+        lastUpdate = stats.lastUpdate
+    }
+}

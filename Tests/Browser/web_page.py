@@ -1,0 +1,259 @@
+"""The web page of `xkcd-search serve` in a real, headless Chromium (issue 26).
+
+Run by Tests/CLITests/BrowserTests.swift against a server on the fixture index:
+
+    python3 web_page.py BASE_URL ARTIFACTS_DIR
+
+Every wait is on an event (an element present, a text or URL changed), never a fixed sleep.
+Writes the figures for docs/web.md to ARTIFACTS_DIR/figures.json, beside the screenshots; a
+failed check raises and exits 1.
+"""
+import json
+import os
+import sys
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+BASE = sys.argv[1].rstrip("/")
+ARTIFACTS = sys.argv[2]
+# Only a guard against a hang: a busy 2-core machine is slow, never this slow.
+HANG_GUARD = 120
+SIZES = {"wide": (1280, 800), "phone": (390, 844)}
+QUERY, TARGET = "bobby tables", 327
+# A query that more than a batch (20) of the fixture comics answer.
+BROAD = "the"
+
+
+def check(condition, what):
+    if not condition:
+        raise AssertionError(what)
+
+
+def browser(javascript=True):
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("XKCD_SEARCH_CHROMIUM", "/usr/bin/chromium")
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--no-first-run", "--disable-extensions", "--lang=en-GB"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    # Debian's chromedriver, named: Selenium's own manager would look for one on the internet.
+    service = Service(executable_path=os.environ.get("XKCD_SEARCH_CHROMEDRIVER", "/usr/bin/chromedriver"))
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(HANG_GUARD)
+    size(driver, "wide")
+    return driver
+
+
+def size(driver, name):
+    width, height = SIZES[name]
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": name == "phone"})
+
+
+def scheme(driver, name):
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": name}]})
+
+
+def wait(driver, condition, what):
+    return WebDriverWait(driver, HANG_GUARD, message=f"hung waiting for {what}").until(condition)
+
+
+def image_loaded(driver):
+    return wait(driver, lambda d: d.execute_script(
+        "const i = document.querySelector('.comic img'); return i && i.complete && i.naturalWidth > 0"),
+        "the comic's image to load")
+
+
+def results(driver):
+    return [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#results ol.results > li > a")]
+
+
+def console_errors(driver):
+    return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def with_javascript(driver, figures):
+    driver.get(BASE + "/")
+    box = driver.find_element(By.CSS_SELECTOR, "form[action='/search'] input[type=search][name=q]")
+    check(driver.switch_to.active_element == box, "the search box is focused on /")
+
+    # Typing: suggestions while the last word is incomplete, then results without Enter.
+    box.send_keys("bobby tab")
+    wait(driver, lambda d: "bobby tables" in [o.get_attribute("value") for o in d.find_elements(By.CSS_SELECTOR, "#suggestions option")],
+         "the suggestion 'bobby tables'")
+    box.send_keys("les")
+    wait(driver, lambda d: (r := results(d)) and r[0] == f"{BASE}/{TARGET}", f"#{TARGET} first in the live results")
+    check(driver.current_url.startswith(BASE + "/search?q=bobby%20tables"), f"the address follows the search: {driver.current_url}")
+    measures = driver.execute_script("return performance.getEntriesByName('xkcd-results').map(m => m.duration)")
+    check(measures, "the script measured keystroke to results")
+    figures["keystroke_to_results_ms"] = round(measures[-1], 1)
+    figures["debounce_ms"] = 120
+
+    driver.find_element(By.CSS_SELECTOR, "#results ol.results > li > a").click()
+    wait(driver, EC.url_to_be(f"{BASE}/{TARGET}"), f"the page of #{TARGET}")
+    image_loaded(driver)
+    check(driver.find_element(By.CSS_SELECTOR, ".comic img").get_attribute("alt").startswith("Her daughter is named"),
+          "the title text is the image's alt text")
+    check("Her daughter is named" in driver.find_element(By.CSS_SELECTOR, ".title-text").text, "the title text is on the page")
+
+    # Keys: → next, ← previous, / the search box.
+    following = driver.find_element(By.CSS_SELECTOR, "a[rel=next]").get_attribute("href")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait(driver, EC.url_to_be(following), "→ to the next comic")
+    image_loaded(driver)
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait(driver, EC.url_to_be(f"{BASE}/{TARGET}"), "← back to the previous comic")
+    driver.find_element(By.TAG_NAME, "body").send_keys("/")
+    wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "q", "/ to focus the search box")
+
+    # Loading the next batch of results.
+    driver.get(f"{BASE}/search?q={BROAD}")
+    check(len(results(driver)) == 20, f"a first batch of 20: {len(results(driver))}")
+    more = driver.find_element(By.CSS_SELECTOR, "a[data-more]")
+    driver.execute_script("arguments[0].scrollIntoView()", more)
+    wait(driver, lambda d: len(results(d)) > 20, "the next batch")
+    loaded = results(driver)
+    check(len(set(loaded)) == len(loaded), "no comic twice after loading more")
+    figures["batch"] = {"query": BROAD, "first": 20, "after_more": len(loaded)}
+    check(console_errors(driver) == [], f"console errors: {console_errors(driver)}")
+
+    # The favourite toggle, with f: through the JSON API when it is there (in place), else the
+    # page's form (a reload). `xkcd-search fav list` is checked by the Swift test.
+    driver.get(f"{BASE}/{TARGET}")
+    button = driver.find_element(By.CSS_SELECTOR, "form.favourite button")
+    check("favourite" in (button.accessible_name or "").lower(), f"the toggle's name says favourite: {button.accessible_name}")
+    driver.execute_script("window.xkcdNotReloaded = true")
+    driver.find_element(By.TAG_NAME, "body").send_keys("f")
+    wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "form.favourite button").get_attribute("aria-pressed") == "true",
+         "the favourite toggle pressed")
+    figures["favourite_without_reload"] = bool(driver.execute_script("return window.xkcdNotReloaded === true"))
+    figures["console_errors_after_favourite"] = console_errors(driver)
+
+    # The bytes a comic page transfers, from an empty cache.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    driver.get(f"{BASE}/{TARGET}")
+    image_loaded(driver)
+    figures["comic_page_bytes"] = driver.execute_script("""
+        const out = {};
+        const add = (kind, entry) => {
+          out[kind] = (out[kind] || { transfer: 0, body: 0 });
+          out[kind].transfer += entry.transferSize; out[kind].body += entry.encodedBodySize;
+        };
+        add('html', performance.getEntriesByType('navigation')[0]);
+        for (const r of performance.getEntriesByType('resource')) {
+          const kind = r.name.endsWith('.css') ? 'css' : r.name.endsWith('.js') ? 'js' : r.initiatorType === 'img' ? 'image' : r.name;
+          add(kind, r);
+        }
+        return out;""")
+    driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+
+    figures["accessibility"] = accessibility(driver)
+    screenshots(driver)
+    check(console_errors(driver) == [], f"console errors: {console_errors(driver)}")
+
+
+def accessibility(driver):
+    """axe-core's rules on each page (the copy that axe-selenium-python ships); the violations."""
+    try:
+        import axe_selenium_python
+    except ImportError:
+        return "axe-selenium-python is not installed"
+    source = os.path.join(os.path.dirname(axe_selenium_python.__file__), "node_modules", "axe-core", "axe.min.js")
+    with open(source) as file:
+        axe = file.read()
+    found = {}
+    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/favourites", "/about"]:
+        driver.get(BASE + path)
+        driver.execute_script(axe)
+        outcome = driver.execute_async_script("const done = arguments[0]; axe.run().then(done, (e) => done({error: String(e)}))")
+        check("error" not in outcome, f"axe failed on {path}: {outcome.get('error')}")
+        found[path] = {
+            "passes": len(outcome["passes"]),
+            "violations": [f"{v['id']} ({v['impact']}): {len(v['nodes'])}" for v in outcome["violations"]],
+        }
+    return found
+
+
+def screenshots(driver):
+    pages = {"home": "/", "search": f"/search?q={QUERY}", "comic": f"/{TARGET}"}
+    for colours in ["light", "dark"]:
+        scheme(driver, colours)
+        for name in SIZES:
+            size(driver, name)
+            for page, path in pages.items():
+                driver.get(BASE + path)
+                if page == "comic":
+                    image_loaded(driver)
+                driver.save_screenshot(os.path.join(ARTIFACTS, f"{page}-{name}-{colours}.png"))
+    scheme(driver, "light")
+    size(driver, "wide")
+
+
+def without_javascript(driver, figures):
+    driver.get(BASE + "/")
+    box = driver.find_element(By.CSS_SELECTOR, "input[type=search][name=q]")
+    box.send_keys(QUERY + Keys.ENTER)
+    wait(driver, lambda d: "/search?q=" in d.current_url, "the form's search page")
+    check(results(driver)[:1] == [f"{BASE}/{TARGET}"], f"#{TARGET} first without JavaScript: {results(driver)[:3]}")
+    driver.find_element(By.CSS_SELECTOR, "#results ol.results > li > a").click()
+    wait(driver, EC.url_to_be(f"{BASE}/{TARGET}"), f"the page of #{TARGET}")
+    image_loaded(driver)
+
+    # "More results" as a plain link.
+    driver.get(f"{BASE}/search?q={BROAD}")
+    driver.find_element(By.CSS_SELECTOR, "a[data-more]").click()
+    wait(driver, lambda d: "page=2" in d.current_url, "the second page")
+    check(len(results(driver)) > 0, "the second page has results")
+
+    # The favourite toggle as a form, with a tag.
+    driver.get(f"{BASE}/936")
+    driver.find_element(By.CSS_SELECTOR, "form.favourite input[name=tags]").send_keys("security")
+    driver.find_element(By.CSS_SELECTOR, "form.favourite button").click()
+    wait(driver, lambda d: "Remove from favourites" in d.find_element(By.CSS_SELECTOR, "form.favourite button").text,
+         "the favourite added by the form")
+    check(driver.current_url == f"{BASE}/936", f"back on the comic: {driver.current_url}")
+
+    # Every link of every page, followed.
+    links = set()
+    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/936", "/favourites", "/favourites?tag=security", "/about"]:
+        driver.get(BASE + path)
+        check(driver.find_elements(By.CSS_SELECTOR, "header form[action='/search']"), f"{path} is a page")
+        links.update(a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[href]"))
+    own = sorted(link.split("#")[0] for link in links if link.startswith(BASE))
+    broken = []
+    for link in own:
+        try:
+            with urllib.request.urlopen(link, timeout=HANG_GUARD) as response:
+                if response.status != 200:
+                    broken.append(f"{link}: {response.status}")
+        except urllib.error.HTTPError as error:
+            broken.append(f"{link}: {error.code}")
+    check(broken == [], f"broken links: {broken}")
+    figures["links_followed_without_javascript"] = len(own)
+    check(console_errors(driver) == [], f"console errors without JavaScript: {console_errors(driver)}")
+
+
+def main():
+    figures = {}
+    for javascript, run in [(True, with_javascript), (False, without_javascript)]:
+        driver = browser(javascript)
+        try:
+            run(driver, figures)
+        finally:
+            driver.quit()
+    with open(os.path.join(ARTIFACTS, "figures.json"), "w") as file:
+        json.dump(figures, file, indent=2, sort_keys=True)
+
+
+if __name__ == "__main__":
+    main()

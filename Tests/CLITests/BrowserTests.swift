@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// The web page of `xkcd-search serve` in a real, headless Chromium driven by Selenium
+/// (Tests/Browser/web_page.py): the real server on the fixture index, its images fetched by
+/// `index --images` from the fixture server. Screenshots and figures go to the artifacts
+/// directory: $XKCD_SEARCH_ARTIFACTS, or .build/test-artifacts/web.
+@Suite("the web page in a real browser")
+struct BrowserTests {
+    static let chromium = "/usr/bin/chromium"
+    static let chromedriver = "/usr/bin/chromedriver"
+
+    /// Why the browser tests cannot run here, or nil when they can.
+    static let missing: String? = {
+        let files = FileManager.default
+        guard files.isExecutableFile(atPath: chromium), files.isExecutableFile(atPath: chromedriver) else {
+            return "Chromium is not installed (Debian's chromium and chromium-driver: make test-deps)"
+        }
+        guard let python = TestPython.executable,
+              (try? runToolWaiting([python.path, "-c", "import selenium"]))?.status == 0
+        else { return "Selenium is not installed in the tests' Python (make test-venv)" }
+        return nil
+    }()
+
+    static var artifacts: URL {
+        if let path = ProcessInfo.processInfo.environment["XKCD_SEARCH_ARTIFACTS"], !path.isEmpty {
+            return URL(fileURLWithPath: path).appendingPathComponent("web")
+        }
+        return packageDirectory.appendingPathComponent(".build/test-artifacts/web")
+    }
+
+    static let packageDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test(.enabled(if: missing == nil, "\(missing ?? "")"))
+    func searchReadBrowseAndFavouriteWithAndWithoutJavaScript() async throws {
+        try await withBrowseSandbox { sandbox in
+            let images = FixtureServer()
+            let base = try await images.start()
+            let indexed = try await sandbox.run("index", "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", base.absoluteString)
+            #expect(indexed.status == 0, "\(indexed)")
+            await images.stop()
+            #expect(images.requestCount(forPath: FixtureServer.imagePath("exploits_of_a_mom.png")) == 1)
+
+            let (server, url) = try await ServeCommandTests.startServer(sandbox)
+            let artifacts = Self.artifacts
+            try? FileManager.default.removeItem(at: artifacts)
+            try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+            let script = Self.packageDirectory.appendingPathComponent("Tests/Browser/web_page.py")
+            let python = try #require(TestPython.executable)
+            let run = try await runTool([python.path, script.path, url.absoluteString, artifacts.path])
+            server.kill(SIGTERM)
+            let served = await server.wait()
+            #expect(run.status == 0, "\(run.output)\n\(served.stderr.suffix(3000))")
+            #expect(served.status == 0, "\(served)")
+            // The server's own errors: none of the pages or assets failed.
+            #expect(!served.stderr.contains(" 500 "), "\(served.stderr)")
+
+            let figures = try JSONSerialization.jsonObject(with: Data(contentsOf: artifacts.appendingPathComponent("figures.json"))) as? [String: Any]
+            print("web page figures: \(figures ?? [:])")
+            // Through the JSON API the favourite is toggled in place, with nothing in the console.
+            if figures?["favourite_without_reload"] as? Bool == true {
+                #expect((figures?["console_errors_after_favourite"] as? [String])?.isEmpty == true, "\(figures ?? [:])")
+            }
+
+            // What the browser did is in the index: `fav list` finds both favourites.
+            let list = try await sandbox.run("fav", "list", "--json")
+            let entries = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]] ?? []
+            #expect(entries.compactMap { $0["num"] as? Int }.sorted() == [327, 936], "\(list)")
+            #expect(entries.first { $0["num"] as? Int == 936 }?["tags"] as? [String] == ["security"], "\(list)")
+            for name in ["home", "search", "comic"] {
+                for size in ["wide", "phone"] {
+                    for colours in ["light", "dark"] {
+                        let shot = artifacts.appendingPathComponent("\(name)-\(size)-\(colours).png")
+                        #expect(FileManager.default.fileExists(atPath: shot.path), "\(shot.lastPathComponent)")
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import XKCDKit
+import XKCDServer
+import _XKCDTestSupport
+
+/// The web page's routes over real HTTP on loopback: what a browser is sent. The browser itself
+/// is in Tests/CLITests/BrowserTests.swift.
+@Suite("web page: routes, escaping, policy, favourites form")
+struct WebPageTests {
+    private static let html = "text/html; charset=utf-8"
+
+    @Test func pagesAreHTMLWithTheirOwnPolicyAndTheAPIKeepsItsOwn() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            for uri in ["/", "/search?q=tables", "/327", "/favourites", "/about"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.contentType] == Self.html, "\(uri)")
+                    let policy = response.headers[.contentSecurityPolicy] ?? ""
+                    #expect(policy.contains("script-src 'self'") && policy.contains("style-src 'self'"), "\(uri): \(policy)")
+                    #expect(policy.contains("img-src 'self'") && !policy.contains("unsafe"), "\(uri): \(policy)")
+                    #expect(response.headers[values: .contentSecurityPolicy].count == 1, "one policy, not two")
+                    #expect(text(response).contains(#"<form class="search" role="search" action="/search" method="get">"#), "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/api/comics/327", method: .get) { response in
+                #expect(response.headers[values: .contentSecurityPolicy] == [
+                    "default-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
+                ])
+            }
+            for uri in ["/static/site.css", "/static/site.js"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.cacheControl] == "public, max-age=3600", "\(uri)")
+                }
+            }
+        }
+    }
+
+    @Test func aComicPageHasEverythingTheIssueAsksFor() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/327", method: .get) { response in
+                let page = text(response)
+                for part in [
+                    "<title>#327: Exploits of a Mom</title>", #"<img src="/images/327" alt="Her daughter is named Help I&#39;m trapped"#,
+                    #"<link rel="prev" href="/259">"#, #"<link rel="next" href="/472">"#, #"rel="next" data-key="ArrowRight">"#,
+                    #"<a href="/1">First</a>"#, #"<a href="/3282">Latest</a>"#, #"<a href="/random" data-key="r">"#,
+                    "<summary>Explanation</summary>", #"<h2 id="transcript-heading">Transcript</h2>"#,
+                    #"<h2 id="related-heading">Related comics</h2>"#, "Add to favourites</button>",
+                    #"action="/327/favourite""#, "https://xkcd.com/327/", "https://www.explainxkcd.com/wiki/index.php/327",
+                    "(CC BY-NC 2.5)",
+                ] {
+                    #expect(page.contains(part), "no \(part)")
+                }
+            }
+            try await client.execute(uri: "/random", method: .get) { response in
+                #expect(response.status == .seeOther)
+                let location = try #require(response.headers[.location])
+                #expect(Fixtures.comicIDs.contains(Int(location.dropFirst()) ?? 0), "\(location)")
+            }
+            for (uri, status) in [("/99999", HTTPResponse.Status.notFound), ("/abc", .badRequest), ("/404", .notFound)] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == status, "\(uri)")
+                    #expect(response.headers[.contentType] == Self.html, "\(uri)")
+                    #expect(!text(response).contains("xkcd-search index"), "CLI advice in \(uri)")
+                }
+            }
+        }
+    }
+
+    /// Every value goes through the template engine's escaping: a query holding markup comes
+    /// back as text, in the search box and in the page's title.
+    @Test func whatIsTypedComesBackEscaped() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let typed = #""><script>alert(1)</script>"#
+            let uri = "/search?q=" + SearchViewParameter.encode(typed)
+            try await client.execute(uri: uri, method: .get) { response in
+                let page = text(response)
+                #expect(!page.contains("<script>alert"), "\(page)")
+                #expect(page.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), "\(page)")
+            }
+        }
+    }
+
+    @Test func searchResultsComeTwentyAtATimeWithMarkedWords() async throws {
+        let harness = try await Harness.make()
+        let engine = SearchEngine(database: harness.database, sentenceModel: .located())
+        let expected = try engine.search("bobby tables", limit: 20)
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/search?q=bobby%20tables", method: .get) { response in
+                let page = text(response)
+                #expect(page.contains(#"<li class="result">"#))
+                let first = try #require(expected.results.first)
+                #expect(page.contains(#"<a href="/\#(first.id)"><span class="num">#\#(first.id)</span>"#), "\(page)")
+                #expect(page.contains("<mark>"), "matched words are marked")
+                #expect(page.contains("\(expected.total) comic"), "the count")
+            }
+        }
+    }
+
+    /// Another site's form must not change the favourites: refused before anything is read.
+    @Test func theFavouriteFormIsRefusedFromAnotherSiteAndUnderReadOnly() async throws {
+        let harness = try await Harness.make()
+        let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://evil.example"]
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/327/favourite", method: .post, headers: form, body: ByteBuffer(string: "action=add")) { response in
+                #expect(response.status == .forbidden)
+            }
+            var crossSite = form
+            crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+            try await client.execute(uri: "/327/favourite", method: .post, headers: crossSite, body: ByteBuffer(string: "action=add")) { response in
+                #expect(response.status == .forbidden)
+            }
+        }
+        #expect(try Library(database: harness.database).favourites().isEmpty)
+        let readOnly = APIServer(
+            configuration: .init(port: 0, isReadOnly: true), database: harness.database,
+            imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
+        try await readOnly.makeApplication().test(.live) { client in
+            var sameOrigin: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            sameOrigin[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+            try await client.execute(uri: "/327/favourite", method: .post, headers: sameOrigin, body: ByteBuffer(string: "action=add")) { response in
+                #expect(response.status == .forbidden)
+                #expect(text(response).contains("read-only"))
+            }
+            try await client.execute(uri: "/327", method: .get) { #expect(!text($0).contains("favourite\" method=\"post\"")) }
+        }
+        #expect(try Library(database: harness.database).favourites().isEmpty)
+    }
+}
+
+private enum SearchViewParameter {
+    static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+}
