@@ -202,7 +202,7 @@ struct WebPages: Sendable {
             ComicView.Related(num: comic.id, title: comic.title, why: comic.reasons.map(\.rawValue).joined(separator: ", "))
         }
         return ComicView(
-            page: page, previous: try database.comicID(before: id), next: try database.comicID(after: id),
+            page: page, cache: ImageCache(directory: imagesDirectory), previous: try database.comicID(before: id), next: try database.comicID(after: id),
             first: try database.firstComicID(), latest: try database.latestComicID(), related: related,
             isReadOnly: isReadOnly)
     }
@@ -234,8 +234,10 @@ struct ComicView: Sendable {
     var title: String
     var date: String
     var alt: String
-    /// `/images/N`, or nil when the comic has no image of its own.
+    /// `/images/N` when the image is kept, else nil.
     var image: String?
+    /// False for a comic without an image of its own (#1608, #1663).
+    var hasOwnImage: Bool
     var isInteractive: Bool
     var xkcdURL: String
     var explainURL: String
@@ -252,13 +254,17 @@ struct ComicView: Sendable {
     var tags: String
     var isReadOnly: Bool
 
-    init(page: ComicPage, previous: Int?, next: Int?, first: Int?, latest: Int?, related: [Related], isReadOnly: Bool) {
+    init(
+        page: ComicPage, cache: ImageCache, previous: Int?, next: Int?, first: Int?, latest: Int?, related: [Related],
+        isReadOnly: Bool
+    ) {
         let comic = page.comic
         num = comic.id
         title = sanitized(comic.title)
         date = comic.date.description
         alt = sanitized(comic.alt)
-        image = ImageCache.fileName(comic: comic.id, imageURL: comic.imageURL) == nil ? nil : "/images/\(comic.id)"
+        image = cache.contains(comic: comic.id, imageURL: comic.imageURL) ? "/images/\(comic.id)" : nil
+        hasOwnImage = ImageCache.fileName(comic: comic.id, imageURL: comic.imageURL) != nil
         isInteractive = page.isInteractive
         xkcdURL = comic.url
         explainURL = comic.explainURL
