@@ -3,11 +3,12 @@ import ArgumentParser
 /// The options of `xkcd-search serve`, declared once for both executables: `xkcd-search` parses
 /// and checks them (for its help and its errors) and `xkcd-search-serve` acts on them.
 public struct ServeOptions: ParsableArguments {
-    public static let abstract = "Serve the index as an HTTP JSON API."
+    public static let abstract = "Serve the index as an HTTP JSON API and a web page."
     public static let discussion = """
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \
         ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats and /healthz with the \
-        JSON that --json prints (README.md, "The HTTP API"). Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
+        JSON that --json prints (README.md, "The HTTP API"), and a web page for searching and \
+        reading the comics at / ("The web page"). Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
         requests under way are answered. Serving runs in the xkcd-search-serve executable \
         installed beside xkcd-search.
