@@ -138,6 +138,9 @@ ZSH_COMPLETION  := share/zsh/site-functions/_xkcd-search
 FISH_COMPLETION := share/fish/vendor_completions.d/xkcd-search.fish
 MAN_PAGE      := share/man/man1/xkcd-search.1
 MODEL_DIR     := share/xkcd-search/model
+# The web page's templates, style sheet and script (XKCDServer's resources), which serve finds at
+# <bin>/../share/xkcd-search/web.
+WEB_DIR       := share/xkcd-search/web
 # swift-argument-parser's generate-manual tool, which its GenerateManual plugin runs on every
 # executable product (`swift package plugin generate-manual`). The plugin first builds the whole
 # package again in release mode without RELEASE_FLAGS, so the tool is built on its own here, from
@@ -189,6 +192,10 @@ install-files: $(MAN_TOOL)
 	  "$(BIN_DIR)/xkcd-search" --generate-completion-script $$shell > "$(DESTDIR)$(PREFIX)/$$path" || exit 1; \
 	  chmod 644 "$(DESTDIR)$(PREFIX)/$$path"; \
 	done
+	@rm -rf "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
+	install -d "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
+	cp -R "$(BIN_DIR)/xkcd-search_XKCDServer.resources/Web/." "$(DESTDIR)$(PREFIX)/$(WEB_DIR)/"
+	@chmod -R u+rwX,go+rX,go-w "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
 	@$(REMOVE_MODEL)
 	install -d "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
 	cp -R "$(MODEL_DEV_DIR)/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
@@ -198,6 +205,7 @@ uninstall:
 	rm -f $(foreach exe,$(EXECUTABLES),"$(DESTDIR)$(PREFIX)/bin/$(exe)")
 	rm -f "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" "$(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)" \
 	  "$(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)" "$(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)"
+	rm -rf "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
 	@$(REMOVE_MODEL); rmdir "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)" "$(DESTDIR)$(PREFIX)/share/xkcd-search" 2>/dev/null || true
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)

@@ -15,7 +15,7 @@ struct WebPages: Sendable {
     let isReadOnly: Bool
 
     init(engine: SearchEngine, library: Library, database: ComicDatabase, imagesDirectory: URL, isReadOnly: Bool) {
-        // They come with the build; without them every page is a 500 that says so in the log.
+        // They come with the build; without them every page is a 500 (the log says which).
         self.templates = (try? Self.loadTemplates()) ?? MustacheLibrary()
         self.engine = engine
         self.library = library
@@ -27,9 +27,22 @@ struct WebPages: Sendable {
     /// Results a page of `/search` shows, and the batch the script loads at a time.
     static let batchSize = 20
 
-    /// The folder of the templates, the style sheet and the script, copied into the module's
-    /// resource bundle.
-    static var webDirectory: URL { Bundle.module.resourceURL!.appendingPathComponent("Web") }
+    /// The folder of the templates, the style sheet and the script: the module's resource bundle
+    /// beside the executable where SwiftPM builds it, or `<prefix>/share/xkcd-search/web` where
+    /// `make install` copies it (found as the model is). Not `Bundle.module`, which traps when
+    /// the bundle is not where it was built.
+    static let webDirectory: URL = {
+        // /proc/self/exe is the executable with every symbolic link resolved.
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let directory = executable.deletingLastPathComponent()
+        let candidates = [
+            directory.appendingPathComponent("xkcd-search_XKCDServer.resources/Web"),
+            directory.deletingLastPathComponent().appendingPathComponent("share/xkcd-search/web"),
+        ]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("templates").path) }
+            ?? candidates[0]
+    }()
 
     /// The policy of the pages: their own script, style sheet and images, nothing else (no
     /// inline script or style, no other site), forms posted to the server itself only.

@@ -119,6 +119,18 @@ struct InstallTests {
             let meaning = stats.stdoutLines.first { $0.contains("by meaning:") }
             #expect(meaning?.contains("by meaning:    on (") == true, "\(stats)")
 
+            // The installed server finds the web page's templates at <bin>/../share/xkcd-search/web.
+            for file in ["templates/layout.mustache", "static/site.css", "static/site.js"] {
+                #expect(FileManager.default.fileExists(atPath: share.appendingPathComponent("xkcd-search/web/\(file)").path), "no web/\(file)")
+            }
+            let server = try cli.launch(["serve", "--port", "0", "--db", db])
+            try await waitUntil("serve printed its URL", stopIf: { !server.isRunning }) { server.stdoutSoFar.contains("\n") }
+            let served = try #require(URL(string: String(server.stdoutSoFar.split(separator: "\n").first?.dropFirst("serving ".count) ?? "")))
+            let home = try await ServeCommandTests.get(served)
+            server.kill(SIGTERM)
+            _ = await server.wait()
+            #expect(home.status == 200 && home.body.hasPrefix("<!doctype html>"), "\(home)")
+
             // make uninstall leaves no file of its own behind.
             let uninstall = try await Self.make(["uninstall"] + variables)
             try #require(uninstall.status == 0, "make uninstall failed:\n\(uninstall.output)")

@@ -44,7 +44,23 @@ struct WebPageTests {
 
     @Test func aComicPageHasEverythingTheIssueAsksFor() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        // Its own image cache, holding #327's image only.
+        let images = try makeTemporaryDirectory("xkcd-web-images")
+        let png = try Data(contentsOf: Fixtures.imagesURL.appendingPathComponent("exploits_of_a_mom.png"))
+        try ImageCache(directory: images).keep(png, comic: 327, imageURL: "https://imgs.xkcd.com/comics/exploits_of_a_mom.png")
+        let server = APIServer(
+            configuration: .init(port: 0), database: harness.database, imagesDirectory: images,
+            logger: Logger(label: "web") { _ in SwiftLogNoOpLogHandler() })
+        try await server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/images/327", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/png")
+                #expect(Data(response.body.readableBytesView) == png)
+            }
+            try await client.execute(uri: "/472", method: .get) { response in
+                #expect(text(response).contains("Its image is not kept on this server"), "no broken image for a comic not kept")
+                #expect(!text(response).contains("<img"))
+            }
             try await client.execute(uri: "/327", method: .get) { response in
                 let page = text(response)
                 for part in [
