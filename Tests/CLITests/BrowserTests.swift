@@ -8,8 +8,9 @@ import _XKCDTestSupport
 /// directory: $XKCD_SEARCH_ARTIFACTS, or .build/test-artifacts/web.
 @Suite("the web page in a real browser")
 struct BrowserTests {
-    static let chromium = "/usr/bin/chromium"
-    static let chromedriver = "/usr/bin/chromedriver"
+    /// Debian's, or others named by the variables web_page.py reads too.
+    static let chromium = ProcessInfo.processInfo.environment["XKCD_SEARCH_CHROMIUM"] ?? "/usr/bin/chromium"
+    static let chromedriver = ProcessInfo.processInfo.environment["XKCD_SEARCH_CHROMEDRIVER"] ?? "/usr/bin/chromedriver"
 
     /// Why the browser tests cannot run here, or nil when they can.
     static let missing: String? = {
