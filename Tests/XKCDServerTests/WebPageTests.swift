@@ -101,6 +101,13 @@ struct WebPageTests {
                 let page = text(response)
                 #expect(!page.contains("<script>alert"), "\(page)")
                 #expect(page.contains("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"), "\(page)")
+                // Its quote is never closed: the engine's reason, on the page, as a 400.
+                #expect(response.status == .badRequest)
+                #expect(page.contains(#"<p class="problem" role="alert">"#), "\(page)")
+            }
+            try await client.execute(uri: "/search?q=", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(!text(response).contains(#"<li class="result">"#))
             }
         }
     }
