@@ -79,6 +79,28 @@ struct ServeCommandTests {
         }
     }
 
+    /// What a page of the server does: a favourite PUT through HTTP is what `fav list` shows,
+    /// and `GET /api/favourites` answers what `fav list --json` prints.
+    @Test func aFavouritePutOverHTTPIsListedByTheCommandLine() async throws {
+        try await withBrowseSandbox { sandbox in
+            let (child, base) = try await Self.startServer(sandbox)
+            var request = URLRequest(url: try #require(URL(string: "api/favourites/327", relativeTo: base)))
+            request.httpMethod = "PUT"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"tags": ["sql", "classic"]}"#.utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+
+            let list = try await sandbox.run("fav", "list", "--json")
+            #expect(list.stdout.contains(#""num":327"#) && list.stdout.contains(#""tags":["classic","sql"]"#), "\(list)")
+            let served = try await Self.get(try #require(URL(string: "api/favourites", relativeTo: base)))
+            #expect(served.body + "\n" == list.stdout)
+            child.kill(SIGTERM)
+            let output = await child.wait()
+            #expect(output.stderr.contains("PUT /api/favourites/327 200"), "\(output)")
+        }
+    }
+
     @Test func badOptionsAreUsageErrorsBeforeTheServerStarts() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("serve", "--port", "70000")
