@@ -101,11 +101,33 @@ struct ServeCommandTests {
         }
     }
 
-    @Test func badOptionsAreUsageErrorsBeforeTheServerStarts() async throws {
+    @Test(arguments: [
+        (["--port", "70000"], "Error: --port must be between 0 and 65535, not 70000"),
+        (["--deadline", "0"], "Error: --deadline must be between 1 and 3600 seconds, not 0"),
+        (["--image-url", "notaurl"], "Error: --image-url must be an http or https URL, not 'notaurl'"),
+    ])
+    func badOptionsAreUsageErrorsBeforeTheServerStarts(arguments: [String], message: String) async throws {
         try await withBrowseSandbox { sandbox in
-            let output = try await sandbox.run("serve", "--port", "70000")
+            let output = try await sandbox.cli.run(["serve"] + arguments + ["--db", sandbox.db])
             #expect(output.status == 2 && output.stdout.isEmpty, "\(output)")
-            #expect(output.stderrLines.first == "Error: --port must be between 0 and 65535, not 70000", "\(output)")
+            #expect(output.stderrLines.first == message, "\(output)")
+        }
+    }
+
+    /// `--image-url` names where `/images/N` fetches an image the cache lacks.
+    @Test func imagesComeFromTheImageURL() async throws {
+        try await withBrowseSandbox { sandbox in
+            let images = FixtureServer()
+            let imageBase = try await images.start()
+            let (child, base) = try await Self.startServer(sandbox, ["--image-url", imageBase.absoluteString])
+            let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "images/327", relativeTo: base)))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/png")
+            #expect(data == (try Fixtures.image("exploits_of_a_mom.png")))
+            #expect(images.requestCount(forPath: FixtureServer.imagePath("exploits_of_a_mom.png")) == 1)
+            await images.stop()
+            child.kill(SIGTERM)
+            #expect(await child.wait().status == 0)
         }
     }
 
