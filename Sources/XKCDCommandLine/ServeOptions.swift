@@ -8,7 +8,8 @@ public struct ServeOptions: ParsableArguments {
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \
         ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /api/favourites and \
         /healthz with the JSON that --json prints (README.md, "The HTTP API"), /images/N with \
-        the comic's image, and PUT and DELETE /api/favourites/N from a page it serves. Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
+        the comic's image, and PUT and DELETE /api/favourites/N from a page it serves. Binds \
+        127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
         requests under way are answered. Serving runs in the xkcd-search-serve executable \
         installed beside xkcd-search.

@@ -126,8 +126,8 @@ func answer(within deadline: Duration, _ handler: @escaping @Sendable () async t
 
 /// Answers 503 `index-building` while the first index run fills an index that holds no comic
 /// yet: an empty answer would read as "nothing found". Once a comic has been seen it is not
-/// asked again (an index never loses all its comics; a rebuild replaces them one by one).
-/// `/healthz` answers throughout: the server itself is well.
+/// asked again (no index run deletes comics; a rebuild writes them over). `/healthz` answers
+/// throughout: the server itself is well.
 struct IndexBuildingMiddleware<Context: RequestContext>: RouterMiddleware {
     let database: ComicDatabase
     private let hasComics = HasComics()
