@@ -46,6 +46,9 @@ struct APIError: Error, HTTPResponseError {
         case let error as APIError: return error
         case let error as QueryError: return .badRequest(error.description, code: "unreadable-query")
         case let error as SearchError: return .badRequest(error.description, code: "unreadable-query")
+        case StoreError.readOnly:
+            // The file, its directory or its disk cannot be written: `--read-only` in effect.
+            return APIError(.forbidden, code: "read-only", message: "the index cannot be written: favourites cannot be changed")
         case let error as LibraryError:
             switch error {
             case .notANumber, .belowFirst: return .badRequest(error.description, code: "bad-comic")

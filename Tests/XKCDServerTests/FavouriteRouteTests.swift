@@ -138,6 +138,22 @@ struct FavouriteRouteTests {
         }
     }
 
+    /// An index file the server cannot write (opened read-only, as a file of another user is):
+    /// 403 `read-only` as under `--read-only`, not a 500.
+    @Test func anIndexThatCannotBeWrittenRefusesChangesWith403() async throws {
+        let harness = try await Harness.make()
+        let readOnly = try ComicDatabase.open(at: harness.directory.appendingPathComponent("index.sqlite").path, connections: .readOnly)
+        let server = APIServer(
+            configuration: .init(port: 0), database: readOnly, imagesDirectory: harness.directory.appendingPathComponent("images"),
+            logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
+        try await server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)) { response in
+                #expect(response.status == .forbidden, "\(text(response))")
+                #expect(errorCode(response) == "read-only")
+            }
+        }
+    }
+
     @Test func otherMethodsAre405NamingTheAllowedOnes() async throws {
         let harness = try await Harness.make()
         try await harness.server.makeApplication().test(.live) { client in
