@@ -78,6 +78,19 @@ struct FavouriteRouteTests {
         #expect(try Library(database: harness.database).favourites().isEmpty, "nothing was changed")
     }
 
+    /// A page of another site asking leave to PUT (a CORS preflight) gets no CORS header: the
+    /// browser then sends no PUT at all.
+    @Test func anotherSitesPreflightIsNotGranted() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let preflight: HTTPFields = [.origin: "https://evil.example", .accessControlRequestMethod: "PUT"]
+            try await client.execute(uri: "/api/favourites/327", method: .options, headers: preflight) { response in
+                #expect(response.headers[.accessControlAllowOrigin] == nil)
+                #expect(response.headers[.accessControlAllowMethods] == nil)
+            }
+        }
+    }
+
     @Test func curlWithoutOriginMayChangeThem() async throws {
         let harness = try await Harness.build()
         try await harness.server.makeApplication().test(.live) { client in
