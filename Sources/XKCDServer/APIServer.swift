@@ -155,7 +155,7 @@ public struct APIServer: Sendable {
         }
         get(router, "/api/favourites", use: listFavourites)
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
-        get(router, "/images/:comic") { request, context in try await image(request, context) }
+        get(router, "/images/:comic", use: image)
         return router
     }
 
@@ -186,14 +186,14 @@ public struct APIServer: Sendable {
         }
     }
 
-    /// `GET /images/{n}`: see ``ImageRoutes``.
-    private func image(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    /// The route's `{comic}` as a number: `latest` and `random` name no one comic for long
+    /// enough to change its favourite or keep its image.
+    func comicNumber(_ context: BasicRequestContext, naming what: String) throws -> Comic.ID {
         let text = try context.parameters.require("comic")
         guard case .number(let n) = try ComicReference(parsing: text) else {
-            throw APIError.badRequest("an image is named by its comic's number, not \(quoted(text))", code: "bad-comic")
+            throw APIError.badRequest("\(what) is named by its comic's number, not \(quoted(text))", code: "bad-comic")
         }
-        guard let comic = try database.comic(n) else { throw LibraryError.notIndexed(n) }
-        return try await images.image(of: comic, for: request)
+        return n
     }
 
     /// The page sizes `limit` takes, as `search --limit`.

@@ -24,7 +24,7 @@ extension APIServer {
         guard Self.isJSON(request.headers[.contentType]) else {
             throw APIError(.forbidden, code: "not-json", message: "the body must be sent as Content-Type: application/json")
         }
-        let reference = try favouriteReference(context)
+        let reference = ComicReference.number(try comicNumber(context, naming: "a favourite"))
         let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
         struct Body: Decodable { var tags: [String]? }
         guard let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))).map({ $0.tags ?? [] }) else {
@@ -37,18 +37,8 @@ extension APIServer {
     /// Removes comic N from the favourites: 204, or 404 when it is not one.
     func deleteFavourite(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try checkChangeAllowed(request)
-        _ = try library.removeFavourite(try favouriteReference(context))
+        _ = try library.removeFavourite(.number(try comicNumber(context, naming: "a favourite")))
         return Response(status: .noContent, headers: [.cacheControl: "no-store"])
-    }
-
-    /// Favourites are numbers: `latest` and `random` would change another comic than the one
-    /// the page showed.
-    private func favouriteReference(_ context: BasicRequestContext) throws -> ComicReference {
-        let text = try context.parameters.require("comic")
-        guard case .number(let n) = try ComicReference(parsing: text) else {
-            throw APIError.badRequest("a favourite is named by its number, not \(quoted(text))", code: "bad-comic")
-        }
-        return .number(n)
     }
 
     /// 403 under `--read-only`, and for a request another site's page sent.

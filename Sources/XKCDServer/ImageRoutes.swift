@@ -6,6 +6,15 @@ import XKCDImage
 import XKCDIndexer
 import XKCDKit
 
+extension APIServer {
+    /// `GET /images/{n}`: see ``ImageRoutes``.
+    func image(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let n = try comicNumber(context, naming: "an image")
+        guard let comic = try database.comic(n) else { throw LibraryError.notIndexed(n) }
+        return try await images.image(of: comic, for: request)
+    }
+}
+
 /// `GET /images/{n}`: the comic's image from the image cache (the one `show` fills); on a miss
 /// fetched once through ``ImageFetcher``, decoded to be sure it is an image, kept, then served.
 ///
