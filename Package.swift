@@ -150,8 +150,9 @@ let package = Package(
         .target(
             name: "XKCDServer",
             dependencies: [
-                "XKCDKit",
+                "XKCDKit", "XKCDIndexer", "XKCDImage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -6,9 +6,11 @@ public struct ServeOptions: ParsableArguments {
     public static let abstract = "Serve the index as an HTTP JSON API and a web page."
     public static let discussion = """
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \
-        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats and /healthz with the \
-        JSON that --json prints (README.md, "The HTTP API"), and a web page for searching and \
-        reading the comics at / ("The web page"). Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
+        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /api/favourites and \
+        /healthz with the JSON that --json prints (README.md, "The HTTP API"), /images/N with \
+        the comic's image, and PUT and DELETE /api/favourites/N from a page it serves; and a \
+        web page for searching and reading the comics at / ("The web page"). Binds \
+        127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
         requests under way are answered. Serving runs in the xkcd-search-serve executable \
         installed beside xkcd-search.
@@ -32,10 +34,18 @@ public struct ServeOptions: ParsableArguments {
         "A further name the Host header may give, such as a public name behind a proxy (repeatable).", valueName: "name"))
     public var allowedHost: [String] = []
 
+    @Option(help: ArgumentHelp("Base URL of the comic images, fetched for /images/N when not kept yet.", valueName: "url"))
+    public var imageURL = ImageOptions.defaultImageURL
+
+    @Option(help: ArgumentHelp("Answer 503 to a request not answered within this many seconds.", valueName: "seconds"))
+    public var deadline = 10
+
     public init() {}
 
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1") }
+        guard (1...3600).contains(deadline) else { throw ValidationError("--deadline must be between 1 and 3600 seconds, not \(deadline)") }
+        try ImageOptions.validateBaseURL(imageURL, option: "--image-url")
     }
 }

@@ -12,6 +12,8 @@ public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertibl
     /// No network, a timeout, a 5xx on every try…; `cause` is the same for every image of a
     /// host that is down (``FetchError/cause``).
     case fetchFailed(reason: String, cause: String)
+    /// The server answered with something that is no usable image (the caller's check said why).
+    case unusable(reason: String)
 
     public var description: String {
         switch self {
@@ -19,7 +21,7 @@ public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertibl
             "#\(id) has no image of its own: it is an interactive comic, at https://xkcd.com/\(id)/"
         case .notFound(let url):
             "\(url) does not exist (HTTP 404)"
-        case .fetchFailed(let reason, _):
+        case .fetchFailed(let reason, _), .unusable(let reason):
             reason
         }
     }
@@ -62,11 +64,17 @@ public struct ImageFetcher: Sendable {
     /// The kept image, or else the image fetched now and kept. An image that cannot be had is
     /// remembered as missing (``ImageCache/rememberMissing(comic:imageURL:reason:)``), so that
     /// `show` does not wait for it again for a while.
-    public func image(comic id: Comic.ID, imageURL: String) async throws(ImageUnavailable) -> Data {
+    ///
+    /// - Parameter check: throws ``ImageUnavailable/unusable(reason:)`` for fetched bytes that
+    ///   are no usable image (the server decodes them first), which are then not kept.
+    public func image(
+        comic id: Comic.ID, imageURL: String, check: (Data) throws(ImageUnavailable) -> Void = { _ in }
+    ) async throws(ImageUnavailable) -> Data {
         if let kept = cache.image(comic: id, imageURL: imageURL) { return kept }
         let data: Data
         do throws(ImageUnavailable) {
             data = try await fetch(comic: id, imageURL: imageURL)
+            try check(data)
         } catch {
             if case .noImage = error {} else if !Task.isCancelled {
                 cache.rememberMissing(comic: id, imageURL: imageURL, reason: error.description)

@@ -9,6 +9,26 @@ public struct FavouriteEntry: Sendable, Hashable {
     public var comic: Comic?
 }
 
+/// What `fav list --json` prints for each favourite and `GET /api/favourites` answers: the
+/// comic's title and date are `null` when the index does not hold it (yet).
+public struct FavouriteDocument: Encodable, Sendable {
+    var num: Int
+    @NullWhenMissing var title: String?
+    @NullWhenMissing var date: String?
+    var added: Date
+    var tags: [String]
+    var url: String
+
+    public init(_ entry: FavouriteEntry) {
+        num = entry.favourite.id
+        title = entry.comic?.title
+        date = entry.comic?.date.description
+        added = entry.favourite.addedAt
+        tags = entry.favourite.tags
+        url = "https://xkcd.com/\(entry.favourite.id)/"
+    }
+}
+
 /// What `fav add` did.
 public struct FavouriteAddition: Sendable, Hashable {
     public var comic: Comic
@@ -135,6 +155,20 @@ extension Library {
         return FavouriteAddition(
             comic: comic, favourite: favourite, isNew: !merge.addedFavourites.isEmpty,
             addedTags: tags.filter { !before.contains($0) })
+    }
+
+    /// Makes an indexed comic a favourite with exactly `tags` (those it had and `tags` lacks are
+    /// detached): what `PUT /api/favourites/{n}` asks, the same whether it is sent once or twice.
+    /// - Returns: the favourite as it is now.
+    public func setFavourite(_ reference: ComicReference, tags: [String]) throws -> FavouriteEntry {
+        let added = try addFavourite(reference, tags: tags)
+        let kept = try Library.normalisedTags(tags)
+        let others = added.favourite.tags.filter { !kept.contains($0) }
+        if !others.isEmpty {
+            _ = try untag(.number(added.comic.id), removing: others)
+        }
+        guard let favourite = try database.favourite(added.comic.id) else { throw LibraryError.notAFavourite(added.comic.id) }
+        return FavouriteEntry(favourite: favourite, comic: added.comic)
     }
 
     /// Removes a favourite (the comic need not be indexed); returns what was removed.

@@ -46,6 +46,9 @@ struct APIError: Error, HTTPResponseError {
         case let error as APIError: return error
         case let error as QueryError: return .badRequest(error.description, code: "unreadable-query")
         case let error as SearchError: return .badRequest(error.description, code: "unreadable-query")
+        case StoreError.readOnly:
+            // The file, its directory or its disk cannot be written: `--read-only` in effect.
+            return APIError(.forbidden, code: "read-only", message: "the index cannot be written: favourites cannot be changed")
         case let error as LibraryError:
             switch error {
             case .notANumber, .belowFirst: return .badRequest(error.description, code: "bad-comic")
@@ -53,6 +56,8 @@ struct APIError: Error, HTTPResponseError {
             case .skipped404: return .notFound("#404 does not exist: xkcd skipped it on purpose")
             case .notIndexed(let n): return .notFound("#\(n) is not in the index")
             case .emptyIndex: return .notFound("the index holds no comics yet")
+            case .notAFavourite(let n): return .notFound("#\(n) is not a favourite")
+            case .invalidTag(let tag, let reason): return .badRequest("the tag \(quoted(tag)) cannot be used: \(reason)", code: "bad-tag")
             default: return nil
             }
         default: return nil
@@ -62,8 +67,10 @@ struct APIError: Error, HTTPResponseError {
 
 /// JSON answers in the one convention of ``JSONDocument``, the `--json` of the command line.
 enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        make(data: try JSONDocument.data(value), status: status)
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, cacheControl: String? = nil) throws -> Response {
+        var response = make(data: try JSONDocument.data(value), status: status)
+        if let cacheControl { response.headers[.cacheControl] = cacheControl }
+        return response
     }
 
     private static func make(data: Data, status: HTTPResponse.Status = .ok) -> Response {
@@ -89,9 +96,18 @@ enum JSONResponse {
             response.headers[.cacheControl] = "no-store"
             return response
         }
+        return EntityTag.answer(response, for: request, body: data, maxAge: maxAge)
+    }
+}
+
+/// `Cache-Control` and `ETag` for an answer that changes only with its bytes (a comic, an
+/// image), and the bodiless 304 when the request's `If-None-Match` names the tag.
+enum EntityTag {
+    static func answer(_ response: Response, for request: Request, body: Data, maxAge: Int) -> Response {
+        var response = response
         // FNV-1a, 64 bits: a tag that changes with the bytes, not a secret.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
+        for byte in body {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let tag = "\"\(String(hash, radix: 16))\""

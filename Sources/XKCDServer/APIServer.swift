@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -25,16 +26,27 @@ public struct APIServer: Sendable {
         /// A connection that sends nothing for this long is closed: a client that opens
         /// connections and never finishes a request must not hold them.
         public var idleTimeout: Duration
+        /// A request not answered by then is answered 503 `deadline`: nothing holds a
+        /// connection forever (an image server that never answers, a search stuck behind others).
+        public var requestDeadline: Duration
+        /// Where `/images/{n}` fetches an image the cache lacks (imgs.xkcd.com, `--image-url`).
+        public var imageBaseURL: URL
+        /// What "now" is for images remembered as missing: a test moves it on.
+        public var now: @Sendable () -> Date
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, isReadOnly: Bool = false, allowedHosts: [String] = [],
-            idleTimeout: Duration = .seconds(60)
+            idleTimeout: Duration = .seconds(60), requestDeadline: Duration = .seconds(10),
+            imageBaseURL: URL = URL(string: "https://imgs.xkcd.com")!, now: @escaping @Sendable () -> Date = Date.init
         ) {
             self.host = host
             self.port = port
             self.isReadOnly = isReadOnly
             self.allowedHosts = allowedHosts
             self.idleTimeout = idleTimeout
+            self.requestDeadline = requestDeadline
+            self.imageBaseURL = imageBaseURL
+            self.now = now
         }
 
         /// Whether `host` is reached from this machine only.
@@ -61,6 +73,7 @@ public struct APIServer: Sendable {
     let engine: SearchEngine
     let library: Library
     let imagesDirectory: URL
+    let images: ImageRoutes
     let logger: Logger
 
     /// - Parameter logger: the access log at `info`; at `debug` also the query strings and the
@@ -73,6 +86,8 @@ public struct APIServer: Sendable {
         self.engine = SearchEngine(database: database, sentenceModel: .located(), logger: steps)
         self.library = Library(database: database, logger: steps)
         self.imagesDirectory = imagesDirectory
+        self.images = ImageRoutes(
+            directory: imagesDirectory, baseURL: configuration.imageBaseURL, now: configuration.now, logger: steps)
         self.logger = logger
     }
 
@@ -84,7 +99,9 @@ public struct APIServer: Sendable {
         let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: idleTimeout)),
+            server: HTTPServerBuilder { responder in
+                LimitedHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)))
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: configuration.port), serverName: nil, reuseAddress: false),
             onServerRunning: { channel in
@@ -100,19 +117,21 @@ public struct APIServer: Sendable {
         try await makeApplication(onListening: onListening).runService()  // SIGTERM and SIGINT: graceful shutdown
     }
 
+    /// On every answer, the ones refused before routing (``RequestHeadLimitHandler``) too.
+    static let contentSecurityPolicy: ContentSecurityPolicy = [
+        .defaultSrc(.none), .frameAncestors(.none), .formAction(.none), .baseURI(.none),
+    ]
+
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: ContentSecurityByPath(
-            api: ContentSecurityMiddleware(contentSecurityPolicy: [
-                .defaultSrc(.none), .frameAncestors(.none), .formAction(.none), .baseURI(.none),
-            ]),
+            api: ContentSecurityMiddleware(contentSecurityPolicy: Self.contentSecurityPolicy),
             pages: ContentSecurityMiddleware(contentSecurityPolicy: WebPages.contentSecurityPolicy)))
-        // Everything served is read-only and public: any page may read it, with no credentials.
-        // (Routes that change favourites will need a group without this.)
-        router.add(middleware: CORSMiddleware(allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options]))
+        router.add(middleware: PublicCORSMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostCheckMiddleware(allowedNames: configuration.hostNames))
+        router.add(middleware: IndexBuildingMiddleware(database: database))
 
         get(router, "/healthz") { _, _ in try JSONResponse.make(["status": "ok"]) }
         get(router, "/api/search") { request, _ in try search(request.uri.queryParameters) }
@@ -136,25 +155,49 @@ public struct APIServer: Sendable {
             stats.database = URL(fileURLWithPath: stats.database).lastPathComponent
             return try JSONResponse.make(stats)
         }
-        PageImages(library: library, cache: ImageCache(directory: imagesDirectory)).add(to: router)
+        get(router, "/api/favourites", use: listFavourites)
+        on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
+        get(router, "/images/:comic", use: image)
         WebPages(engine: engine, library: library, database: database, imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
             .add(to: router)
         return router
     }
 
+    typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
+
     /// Registers a GET route, and a 405 with `Allow: GET` for the other methods on its path.
-    private func get(
-        _ router: Router<BasicRequestContext>, _ path: RouterPath,
-        use handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response
-    ) {
-        router.get(path, use: handler)
-        for method in [HTTPRequest.Method.post, .put, .delete, .patch] {
+    private func get(_ router: Router<BasicRequestContext>, _ path: RouterPath, use handler: @escaping Handler) {
+        on(router, path, [.get: handler])
+    }
+
+    /// Registers the handlers of a path, and a 405 naming them in `Allow` for the other methods.
+    private func on(_ router: Router<BasicRequestContext>, _ path: RouterPath, _ handlers: [HTTPRequest.Method: Handler]) {
+        let order: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+        let allowed = order.filter { handlers[$0] != nil }.map(\.rawValue).joined(separator: ", ")
+        for method in order {
+            if let handler = handlers[method] {
+                let deadline = configuration.requestDeadline
+                router.on(path, method: method) { request, context in
+                    try await answer(within: deadline) { try await handler(request, context) }
+                }
+                continue
+            }
             router.on(path, method: method) { request, _ -> Response in
                 throw APIError(
                     .methodNotAllowed, code: "method-not-allowed",
-                    message: "\(request.method.rawValue) is not allowed here: only GET", headers: [.allow: "GET"])
+                    message: "\(request.method.rawValue) is not allowed here: only \(allowed)", headers: [.allow: allowed])
             }
         }
+    }
+
+    /// The route's `{comic}` as a number: `latest` and `random` name no one comic for long
+    /// enough to change its favourite or keep its image.
+    func comicNumber(_ context: BasicRequestContext, naming what: String) throws -> Comic.ID {
+        let text = try context.parameters.require("comic")
+        guard case .number(let n) = try ComicReference(parsing: text) else {
+            throw APIError.badRequest("\(what) is named by its comic's number, not \(quoted(text))", code: "bad-comic")
+        }
+        return n
     }
 
     /// The page sizes `limit` takes, as `search --limit`.

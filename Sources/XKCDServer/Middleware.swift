@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import Synchronization
 import XKCDKit
 
 /// Answers every error as JSON (``APIError``): the router's own 404, the library's errors as
@@ -15,6 +16,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                 apiError = known
             } else if let http = error as? HTTPError, http.status == .notFound {
                 apiError = .notFound("no such route")
+            } else if let http = error as? any HTTPResponseError, http.status == .contentTooLarge {
+                apiError = APIError(.contentTooLarge, code: "too-large", message: "the body is larger than \(APIServer.maximumBodyBytes / 1024) KB")
             } else if let http = error as? any HTTPResponseError, http.status.code < 500 {
                 apiError = APIError(http.status, code: "bad-request", message: http.status.reasonPhrase.lowercased())
             } else {
@@ -80,5 +83,88 @@ struct ContentSecurityByPath<Context: RequestContext>: RouterMiddleware {
         let path = request.uri.path
         let isPage = !(path.hasPrefix("/api/") || path.hasPrefix("/images/") || path == "/healthz")
         return try await (isPage ? pages : api).handle(request, context: context, next: next)
+    }
+}
+
+/// Hummingbird's `CORSMiddleware` for every route but the favourites: the comics, searches and
+/// images are public and read-only, so any page may read them (`Access-Control-Allow-Origin: *`,
+/// no credentials); the favourites are the owner's, and no other site's page may read them.
+struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
+    private let cors = CORSMiddleware<Context>(allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options])
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path.hasPrefix("/api/favourites") {
+            return try await next(request, context)
+        }
+        return try await cors.handle(request, context: context, next: next)
+    }
+}
+
+/// Answers 503 `deadline` when `handler` has not answered within `deadline`, and cancels it: a
+/// client is never held for ever by an image server that does not answer or a queue of
+/// searches. The handler runs in a task of its own so that the deadline's answer does not wait
+/// for work that cannot stop at once (a search inside SQLite ends on its own, unanswered).
+///
+/// Around each route's handler rather than a middleware: a middleware's `next` may not outlive
+/// the call, and the deadline's answer must not wait for it.
+func answer(within deadline: Duration, _ handler: @escaping @Sendable () async throws -> Response) async throws -> Response {
+    /// Whichever comes first, the handler's answer or the deadline, takes the continuation.
+    final class Race: Sendable {
+        let continuation = Mutex<CheckedContinuation<Response, any Error>?>(nil)
+        let timer = Mutex<Task<Void, Never>?>(nil)
+    }
+    let race = Race()
+    return try await withCheckedThrowingContinuation { continuation in
+        race.continuation.withLock { $0 = continuation }
+        let worker = Task {
+            let result: Result<Response, any Error>
+            do {
+                result = .success(try await handler())
+            } catch {
+                result = .failure(error)
+            }
+            race.continuation.withLock { $0.take() }?.resume(with: result)
+            race.timer.withLock { $0?.cancel() }
+        }
+        race.timer.withLock {
+            $0 = Task {
+                try? await Task.sleep(for: deadline)
+                guard let continuation = race.continuation.withLock({ $0.take() }) else { return }
+                worker.cancel()
+                continuation.resume(throwing: APIError(
+                    .serviceUnavailable, code: "deadline", message: "no answer within \(deadline.components.seconds) s; try again later"))
+            }
+        }
+    }
+}
+
+/// Answers 503 `index-building` while the first index run fills an index that holds no comic
+/// yet: an empty answer would read as "nothing found". Once a comic has been seen it is not
+/// asked again (no index run deletes comics; a rebuild writes them over). `/healthz` answers
+/// throughout: the server itself is well.
+struct IndexBuildingMiddleware<Context: RequestContext>: RouterMiddleware {
+    let database: ComicDatabase
+    private let hasComics = HasComics()
+
+    private final class HasComics: Sendable {
+        let seen = Atomic(false)
+    }
+
+    init(database: ComicDatabase) {
+        self.database = database
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if !hasComics.seen.load(ordering: .relaxed), request.uri.path != "/healthz" {
+            if try database.latestComicID() != nil {
+                hasComics.seen.store(true, ordering: .relaxed)
+            } else if database.isIndexRunUnderWay {
+                throw APIError(
+                    .serviceUnavailable, code: "index-building",
+                    message: "the index is being built for the first time; try again in a few minutes",
+                    headers: [.retryAfter: "60"])
+            }
+        }
+        return try await next(request, context)
     }
 }

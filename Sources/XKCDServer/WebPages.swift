@@ -247,7 +247,7 @@ struct ComicView: Sendable {
     var title: String
     var date: String
     var alt: String
-    /// `/images/N` when the image is kept, else nil.
+    /// `/images/N`, or nil when the comic has no image or it could not be fetched lately.
     var image: String?
     /// False for a comic without an image of its own (#1608, #1663).
     var hasOwnImage: Bool
@@ -276,8 +276,11 @@ struct ComicView: Sendable {
         title = sanitized(comic.title)
         date = comic.date.description
         alt = sanitized(comic.alt)
-        image = cache.contains(comic: comic.id, imageURL: comic.imageURL) ? "/images/\(comic.id)" : nil
         hasOwnImage = ImageCache.fileName(comic: comic.id, imageURL: comic.imageURL) != nil
+        // `/images/N` fetches an image not kept yet; one that could not be had lately is not
+        // asked for again (the route would answer 404 at once, and the page show a broken image).
+        let isMissing = cache.missing(comic: comic.id, imageURL: comic.imageURL) != nil
+        image = hasOwnImage && !isMissing ? "/images/\(comic.id)" : nil
         isInteractive = page.isInteractive
         xkcdURL = comic.url
         explainURL = comic.explainURL

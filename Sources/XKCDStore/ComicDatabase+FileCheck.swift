@@ -174,6 +174,9 @@ extension ComicDatabase {
         return IndexRunLock(descriptor: descriptor)
     }
 
+    /// Whether an `xkcd-search index` run holds this index's file now (its index-run lock).
+    public var isIndexRunUnderWay: Bool { path.map(Self.isBeingIndexed) ?? false }
+
     /// Whether another process holds the index-run lock of `path`.
     ///
     /// Through a descriptor kept open for the rest of the process: closing any descriptor of

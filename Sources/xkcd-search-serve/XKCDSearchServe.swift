@@ -31,7 +31,8 @@ struct XKCDSearchServe: AsyncParsableCommand {
         // A pool: the readers answer searches side by side, and never wait for a writer.
         let database = try global.openDatabase(connections: .pool)
         let configuration = APIServer.Configuration(
-            host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost)
+            host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost,
+            requestDeadline: .seconds(options.deadline), imageBaseURL: URL(string: options.imageURL)!)
         if !configuration.isLoopback, !options.readOnly {
             Terminal.printError(
                 "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites")

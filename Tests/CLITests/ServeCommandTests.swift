@@ -79,11 +79,55 @@ struct ServeCommandTests {
         }
     }
 
-    @Test func badOptionsAreUsageErrorsBeforeTheServerStarts() async throws {
+    /// What a page of the server does: a favourite PUT through HTTP is what `fav list` shows,
+    /// and `GET /api/favourites` answers what `fav list --json` prints.
+    @Test func aFavouritePutOverHTTPIsListedByTheCommandLine() async throws {
         try await withBrowseSandbox { sandbox in
-            let output = try await sandbox.run("serve", "--port", "70000")
+            let (child, base) = try await Self.startServer(sandbox)
+            var request = URLRequest(url: try #require(URL(string: "api/favourites/327", relativeTo: base)))
+            request.httpMethod = "PUT"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"tags": ["sql", "classic"]}"#.utf8)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
+
+            let list = try await sandbox.run("fav", "list", "--json")
+            #expect(list.stdout.contains(#""num":327"#) && list.stdout.contains(#""tags":["classic","sql"]"#), "\(list)")
+            let served = try await Self.get(try #require(URL(string: "api/favourites", relativeTo: base)))
+            #expect(served.body + "\n" == list.stdout)
+            child.kill(SIGTERM)
+            let output = await child.wait()
+            #expect(output.stderr.contains("PUT /api/favourites/327 200"), "\(output)")
+        }
+    }
+
+    @Test(arguments: [
+        (["--port", "70000"], "Error: --port must be between 0 and 65535, not 70000"),
+        (["--deadline", "0"], "Error: --deadline must be between 1 and 3600 seconds, not 0"),
+        (["--image-url", "notaurl"], "Error: --image-url must be an http or https URL, not 'notaurl'"),
+    ])
+    func badOptionsAreUsageErrorsBeforeTheServerStarts(arguments: [String], message: String) async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.cli.run(["serve"] + arguments + ["--db", sandbox.db])
             #expect(output.status == 2 && output.stdout.isEmpty, "\(output)")
-            #expect(output.stderrLines.first == "Error: --port must be between 0 and 65535, not 70000", "\(output)")
+            #expect(output.stderrLines.first == message, "\(output)")
+        }
+    }
+
+    /// `--image-url` names where `/images/N` fetches an image the cache lacks.
+    @Test func imagesComeFromTheImageURL() async throws {
+        try await withBrowseSandbox { sandbox in
+            let images = FixtureServer()
+            let imageBase = try await images.start()
+            let (child, base) = try await Self.startServer(sandbox, ["--image-url", imageBase.absoluteString])
+            let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "images/327", relativeTo: base)))
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/png")
+            #expect(data == (try Fixtures.image("exploits_of_a_mom.png")))
+            #expect(images.requestCount(forPath: FixtureServer.imagePath("exploits_of_a_mom.png")) == 1)
+            await images.stop()
+            child.kill(SIGTERM)
+            #expect(await child.wait().status == 0)
         }
     }
 

@@ -24,7 +24,16 @@ struct Harness: Sendable {
 
     static func make() async throws -> Harness { try await shared.value }
 
-    private static func build(_ configuration: APIServer.Configuration = .init(port: 0)) async throws -> Harness {
+    /// Another server over the same index: `images` is its image cache (default: the harness's).
+    func server(_ configuration: APIServer.Configuration, images: URL? = nil, logger: Logger? = nil) -> APIServer {
+        APIServer(
+            configuration: configuration, database: database,
+            imagesDirectory: images ?? directory.appendingPathComponent("images"),
+            logger: logger ?? Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    /// An index of its own, for tests that change it.
+    static func build(_ configuration: APIServer.Configuration = .init(port: 0)) async throws -> Harness {
         let directory = try makeTemporaryDirectory("xkcd-server-tests")
         let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
         let logger = Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() }
@@ -39,7 +48,7 @@ struct Harness: Sendable {
 func text(_ response: TestResponse) -> String { String(buffer: response.body) }
 
 /// The `{"error": {"code", "message"}}` of an answer.
-private func errorCode(_ response: TestResponse) -> String? {
+func errorCode(_ response: TestResponse) -> String? {
     struct Document: Decodable { struct Detail: Decodable { var code: String; var message: String }; var error: Detail }
     return try? JSONDecoder().decode(Document.self, from: Data(text(response).utf8)).error.code
 }
@@ -108,10 +117,11 @@ struct RouteTests {
         }
     }
 
+    /// Past the engine's 4 KB, within the request line's 8 KB (a longer one is a 414, RequestLimitTests).
     @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
         let harness = try await Harness.make()
         try await harness.server.makeApplication().test(.live) { client in
-            try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 10_000), method: .get) { response in
+            try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 6_000), method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "unreadable-query")
             }
@@ -282,9 +292,17 @@ struct RouteTests {
 /// Connects to 127.0.0.1:`port`, sends nothing and reads: 0 once the server closes the connection,
 /// -1 when the connection fails or nothing happens within the hang guard of 600 s.
 private func readUntilClosed(port: Int) -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { return -1 }
+    guard let socket = loopbackSocket(port: port) else { return -1 }
     defer { close(socket) }
+    var byte: UInt8 = 0
+    return Glibc.read(socket, &byte, 1)
+}
+
+/// A socket connected to 127.0.0.1:`port` whose reads and writes give up after the hang guard
+/// of 600 s; nil when the connection fails.
+func loopbackSocket(port: Int) -> Int32? {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { return nil }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -292,9 +310,12 @@ private func readUntilClosed(port: Int) -> Int {
     let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
-    guard connected == 0 else { return -1 }
+    guard connected == 0 else {
+        close(socket)
+        return nil
+    }
     var hangGuard = timeval(tv_sec: 600, tv_usec: 0)
     setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &hangGuard, socklen_t(MemoryLayout<timeval>.size))
-    var byte: UInt8 = 0
-    return Glibc.read(socket, &byte, 1)
+    setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &hangGuard, socklen_t(MemoryLayout<timeval>.size))
+    return socket
 }

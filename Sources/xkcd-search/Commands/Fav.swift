@@ -83,16 +83,9 @@ extension XKCDSearch.Fav {
         @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name"), completion: tagCompletion) var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
 
-        struct Output: Encodable { var num: Int; var title: String?; var date: String?; var added: Date; var tags: [String]; var url: String }
-
         func run() throws {
             let entries = try global.openLibrary().favourites(taggedWith: tag)
-            if json {
-                return try JSONOutput.print(entries.map {
-                    Output(num: $0.favourite.id, title: $0.comic?.title, date: $0.comic?.date.description,
-                           added: $0.favourite.addedAt, tags: $0.favourite.tags, url: "https://xkcd.com/\($0.favourite.id)/")
-                })
-            }
+            if json { return try JSONOutput.print(entries.map(FavouriteDocument.init)) }
             if entries.isEmpty { return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet") }
             Pager.start(unless: global.noPager)
             for entry in entries {
