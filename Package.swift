@@ -154,7 +154,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The API's OpenAPI document, compiled in: served as written, with nothing to install.
+            resources: [.embedInCode("Resources/openapi.json")]
         ),
         // `xkcd-search serve` runs this executable, found beside `xkcd-search`: Hummingbird and
         // SwiftNIO are loaded by the server alone, never by a one-shot search.

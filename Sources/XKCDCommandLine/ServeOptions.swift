@@ -6,7 +6,8 @@ public struct ServeOptions: ParsableArguments {
     public static let abstract = "Serve the index as an HTTP JSON API."
     public static let discussion = """
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \
-        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats and /healthz with the \
+        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /healthz and \
+        /api/openapi.json (the API described as OpenAPI 3.1) with the \
         JSON that --json prints (README.md, "The HTTP API"). Binds 127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
         requests under way are answered. Serving runs in the xkcd-search-serve executable \

@@ -15,7 +15,7 @@ import _XKCDTestSupport
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
 /// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only
 /// read, and embedding the comics is most of the work.
-private struct Harness: Sendable {
+struct Harness: Sendable {
     let directory: URL
     let database: ComicDatabase
     let server: APIServer
@@ -48,7 +48,7 @@ private func errorCode(_ response: TestResponse) -> String? {
 struct RouteTests {
     @Test func healthAndSecurityHeadersOnEveryAnswer() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             for uri in ["/healthz", "/api/nothing-here"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
@@ -63,7 +63,7 @@ struct RouteTests {
     /// Read-only answers may be read by a page of any origin, without credentials.
     @Test func anyOriginMayReadTheAnswers() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let origin: HTTPFields = [.origin: "https://bot.example"]
             try await client.execute(uri: "/api/comics/327", method: .get, headers: origin) { response in
                 #expect(response.status == .ok)
@@ -82,7 +82,7 @@ struct RouteTests {
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try JSONDocument.line(SearchResultsDocument(engine.search("tables", limit: 3, page: 1)))
         #expect(expected.contains("\"num\":327"))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/search?q=tables&limit=3", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -100,7 +100,7 @@ struct RouteTests {
     ])
     func badRequestsAre400WithAJSONError(uri: String, code: String) async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(errorCode(response) == code, "\(uri): \(text(response))")
@@ -110,7 +110,7 @@ struct RouteTests {
 
     @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 10_000), method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "unreadable-query")
@@ -124,7 +124,7 @@ struct RouteTests {
         let comic = try JSONDocument.line(ComicDocument(page: library.show(.number(327)), withExplanation: false))
         let latest = try JSONDocument.line(ComicDocument(page: library.show(.latest), withExplanation: false))
         #expect(latest.contains("\"num\":3282"))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/comics/327", method: .get) { #expect(text($0) == comic) }
             try await client.execute(uri: "/api/comics/latest", method: .get) { #expect(text($0) == latest) }
             for uri in ["/api/comics/404", "/api/comics/99999", "/api/comics/12"] {
@@ -144,7 +144,7 @@ struct RouteTests {
         #expect(explained.contains("\"explanation\":\""))
         let related = try JSONDocument.line(RelatedDocument(library.related(.number(327))))
         #expect(related.contains("\"reasons\":["))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/comics/327?explain=1", method: .get) { #expect(text($0) == explained) }
             try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect(text($0) == related) }
             try await client.execute(uri: "/api/comics/random", method: .get) { response in
@@ -172,7 +172,7 @@ struct RouteTests {
         #expect(try library.suggestions(for: "   ").isEmpty)
         #expect(try library.suggestions(for: "100%_").isEmpty, "LIKE's wildcards are taken as typed")
         let expected = try JSONDocument.line(SuggestionsDocument(query: "bobby tab", suggestions: words))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/suggest?q=bobby%20tab", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -189,7 +189,7 @@ struct RouteTests {
     /// never kept.
     @Test func comicsCarryCacheControlAndAnETag() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let tag = try await client.execute(uri: "/api/comics/327", method: .get) { response in
                 #expect(response.headers[.cacheControl] == "public, max-age=3600")
                 return try #require(response.headers[.eTag])
@@ -217,7 +217,7 @@ struct RouteTests {
         var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
         stats.database = "index.sqlite"
         let expected = try JSONDocument.line(stats)
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/stats", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -228,7 +228,7 @@ struct RouteTests {
 
     @Test func unknownRoutesAre404AndOtherMethods405() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/nope", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
@@ -246,7 +246,7 @@ struct RouteTests {
     /// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends its own name.
     @Test func aHostHeaderNamingAnotherServerIsRefused() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let port = try #require(client.port)
             let other = TestClient(host: "127.0.0.1", port: port)
             other.connect()
@@ -269,7 +269,7 @@ struct RouteTests {
         let server = APIServer(
             configuration: .init(port: 0, idleTimeout: .seconds(1)), database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication().testLive { client in
             let port = try #require(client.port)
             let read = await withCheckedContinuation { continuation in
                 Thread { continuation.resume(returning: readUntilClosed(port: port)) }.start()
