@@ -20,6 +20,11 @@ TEST_PACKAGES := sqlite3 time hyperfine python3-pexpect chromium chromium-driver
 # in the build cache: outside the work tree, kept between runs, never the person's own Python.
 # The tests find it through XKCD_SEARCH_TEST_VENV (Tests/_XKCDTestSupport/TestPython.swift).
 TEST_VENV     ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/test-venv
+# What `make bench-http` needs besides: wrk and curl (Debian), and Datasette (PyPI, pinned) in a
+# virtual environment in the build cache, the anchor it is measured against (docs/performance.md).
+BENCH_PACKAGES := wrk curl
+BENCH_VENV    ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/bench-venv
+DATASETTE     := datasette==0.65.5
 SNAPSHOT      := snapshot/corpus.tar.xz
 SNAPSHOT_DIR  := .build/snapshot
 # Every comic's sentence vector, made by this project's own embedder from the snapshot
@@ -56,7 +61,8 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps test-venv static-libs model build demo test snapshot-dir benchmarks relevance compare clean \
+.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo test snapshot-dir benchmarks relevance compare \
+        bench-http clean \
         install install-files uninstall man-tool
 
 all: build
@@ -65,7 +71,8 @@ all: build
 # `deps` those that building and running need, `test-deps` those the tests need besides.
 deps: PACKAGES = $(DEB_PACKAGES)
 test-deps: PACKAGES = $(TEST_PACKAGES)
-deps test-deps:
+bench-deps: PACKAGES = $(BENCH_PACKAGES)
+deps test-deps bench-deps:
 	@missing=""; \
 	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -260,6 +267,17 @@ compare: build test-deps
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
 	scripts/compare-sqlite3.sh $(DB)
+
+# The HTTP API under wrk beside Datasette on the same index file (DB=, default the one `make demo`
+# builds): scripts/bench-http.sh, figures in docs/performance.md.
+bench-http: build bench-deps
+	@venv="$(BENCH_VENV)"; \
+	if [ "$$("$$venv/bin/datasette" --version 2>/dev/null | sed 's/.* //')" != "$(subst datasette==,,$(DATASETTE))" ]; then \
+	  rm -rf "$$venv" && python3 -m venv "$$venv" \
+	  && "$$venv/bin/python3" -m pip install --quiet --disable-pip-version-check '$(DATASETTE)' \
+	  || { echo "error: could not install $(DATASETTE) into $$venv" >&2; exit 1; }; \
+	fi; \
+	scripts/bench-http.sh "$(or $(DB),$$HOME/.local/share/xkcd-search/index.sqlite)" "$$venv"
 
 clean:
 	rm -rf .build .build-floor $(MAN_TOOL_DIR)

@@ -158,8 +158,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // The web page's templates, style sheet and script (docs/web.md).
-            resources: [.copy("Web")]
+            // The web page's templates, style sheet and script (docs/web.md), and the API's
+            // OpenAPI document, compiled in: served as written, with nothing to install.
+            resources: [.copy("Web"), .embedInCode("Resources/openapi.json")]
         ),
         // `xkcd-search serve` runs this executable, found beside `xkcd-search`: Hummingbird and
         // SwiftNIO are loaded by the server alone, never by a one-shot search.

@@ -128,11 +128,17 @@ public struct GlobalOptions: ParsableArguments {
         do {
             return try ComicDatabase.openIndex(
                 at: path, creating: creating, connections: connections, logger: logger,
-                upgrading: { Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)") },
-                waiting: waiting)
+                upgrading: upgradingNotice(path), waiting: waiting)
         } catch IndexFileError.missing(let path) {
             throw MissingIndex(path: path)
         }
+    }
+}
+
+extension GlobalOptions {
+    /// What a person is told while the index at `path` is brought up to this version's schema.
+    public static func upgradingNotice(_ path: String) -> @Sendable () -> Void {
+        { Terminal.printError("updating the index at \(path) for this version of xkcd-search (once, a few seconds)") }
     }
 }
 

@@ -6,9 +6,10 @@ public struct ServeOptions: ParsableArguments {
     public static let abstract = "Serve the index as an HTTP JSON API and a web page."
     public static let discussion = """
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \
-        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /api/favourites and \
-        /healthz with the JSON that --json prints (README.md, "The HTTP API"), /images/N with \
-        the comic's image, and PUT and DELETE /api/favourites/N from a page it serves; and a \
+        ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /api/favourites, \
+        /healthz and /api/openapi.json (the API described as OpenAPI \
+        3.1) with the JSON that --json prints (README.md, "The HTTP API"), /images/N with the \
+        comic's image, and PUT and DELETE /api/favourites/N from a page it serves; and a \
         web page for searching and reading the comics at / ("The web page"). Binds \
         127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \

@@ -155,6 +155,11 @@ public struct APIServer: Sendable {
             stats.database = URL(fileURLWithPath: stats.database).lastPathComponent
             return try JSONResponse.make(stats)
         }
+        get(router, "/api/openapi.json") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
+        }
         get(router, "/api/favourites", use: listFavourites)
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
         get(router, "/images/:comic", use: image)

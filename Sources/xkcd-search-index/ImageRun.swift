@@ -8,19 +8,12 @@ extension XKCDSearchIndex {
     /// `index --images`: every image the cache lacks, with the progress bar and one line of
     /// summary. Ctrl-C stops it (exit 130) and a host that fails every request stops it early
     /// (exit 3), each with one line; what was kept stays.
-    func fetchImages(_ database: ComicDatabase, interrupts: Interrupts) async throws -> ImageReport {
-        var configuration = HTTPComicSource.Configuration()
-        configuration.maxConcurrentRequestsPerHost = options.concurrency
-        configuration.requestTimeout = .milliseconds(Int(options.timeout * 1000))
+    func fetchImages(_ run: IndexRun, interrupts: Interrupts) async throws -> ImageReport {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let fetcher = ImageFetcher(
-            source: HTTPComicSource(configuration: configuration, logger: global.makeLogger()), cache: cache,
-            baseURL: URL(string: options.imageURL)!)
-        let comics = try database.comicIDs().compactMap { id in try database.comic(id).map { (id, $0.imageURL) } }
         let bar = Terminal.isStandardErrorATerminal && !options.json ? ProgressBar(label: "images") : nil
-        let width = options.concurrency
+        let baseURL = URL(string: options.imageURL)!
         let report = try await interrupts.run {
-            await fetcher.fetchMissing(comics, width: width) { progress in
+            try await run.fetchImages(imagesDirectory: cache.directory, baseURL: baseURL) { progress in
                 bar?.update(completed: progress.completed, total: progress.total, failed: progress.failed)
             }
         }

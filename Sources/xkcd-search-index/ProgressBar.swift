@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import XKCDIndexer
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second.
 final class ProgressBar: Sendable {
@@ -30,5 +31,29 @@ final class ProgressBar: Sendable {
 
     func finish() {
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
+
+/// A progress bar for each stage of an index run, drawn from the stage's first progress on.
+final class StageBars: Sendable {
+    private let bars = Mutex<[IndexRun.Stage: ProgressBar]>([:])
+
+    func update(_ stage: IndexRun.Stage, _ progress: IndexProgress) {
+        let bar = bars.withLock { bars in
+            if let bar = bars[stage] { return bar }
+            let bar = ProgressBar(label: stage.rawValue)
+            bars[stage] = bar
+            return bar
+        }
+        bar.update(completed: progress.completed, total: progress.total, failed: progress.failed)
+    }
+
+    func finish(_ stage: IndexRun.Stage) {
+        bars.withLock { $0[stage] }?.finish()
+    }
+
+    /// Clears the line of whichever bar was drawn: after a run that stopped midway too.
+    func clear() {
+        bars.withLock { $0.values.first }?.finish()
     }
 }

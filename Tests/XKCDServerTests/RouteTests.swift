@@ -57,7 +57,7 @@ func errorCode(_ response: TestResponse) -> String? {
 struct RouteTests {
     @Test func healthAndSecurityHeadersOnEveryAnswer() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             for uri in ["/healthz", "/api/nothing-here"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
@@ -72,7 +72,7 @@ struct RouteTests {
     /// Read-only answers may be read by a page of any origin, without credentials.
     @Test func anyOriginMayReadTheAnswers() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let origin: HTTPFields = [.origin: "https://bot.example"]
             try await client.execute(uri: "/api/comics/327", method: .get, headers: origin) { response in
                 #expect(response.status == .ok)
@@ -91,7 +91,7 @@ struct RouteTests {
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try JSONDocument.line(SearchResultsDocument(engine.search("tables", limit: 3, page: 1)))
         #expect(expected.contains("\"num\":327"))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/search?q=tables&limit=3", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -109,7 +109,7 @@ struct RouteTests {
     ])
     func badRequestsAre400WithAJSONError(uri: String, code: String) async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(errorCode(response) == code, "\(uri): \(text(response))")
@@ -120,7 +120,7 @@ struct RouteTests {
     /// Past the engine's 4 KB, within the request line's 8 KB (a longer one is a 414, RequestLimitTests).
     @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 6_000), method: .get) { response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "unreadable-query")
@@ -134,7 +134,7 @@ struct RouteTests {
         let comic = try JSONDocument.line(ComicDocument(page: library.show(.number(327)), withExplanation: false))
         let latest = try JSONDocument.line(ComicDocument(page: library.show(.latest), withExplanation: false))
         #expect(latest.contains("\"num\":3282"))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/comics/327", method: .get) { #expect(text($0) == comic) }
             try await client.execute(uri: "/api/comics/latest", method: .get) { #expect(text($0) == latest) }
             for uri in ["/api/comics/404", "/api/comics/99999", "/api/comics/12"] {
@@ -154,7 +154,7 @@ struct RouteTests {
         #expect(explained.contains("\"explanation\":\""))
         let related = try JSONDocument.line(RelatedDocument(library.related(.number(327))))
         #expect(related.contains("\"reasons\":["))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/comics/327?explain=1", method: .get) { #expect(text($0) == explained) }
             try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect(text($0) == related) }
             try await client.execute(uri: "/api/comics/random", method: .get) { response in
@@ -182,7 +182,7 @@ struct RouteTests {
         #expect(try library.suggestions(for: "   ").isEmpty)
         #expect(try library.suggestions(for: "100%_").isEmpty, "LIKE's wildcards are taken as typed")
         let expected = try JSONDocument.line(SuggestionsDocument(query: "bobby tab", suggestions: words))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/suggest?q=bobby%20tab", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -199,7 +199,7 @@ struct RouteTests {
     /// never kept.
     @Test func comicsCarryCacheControlAndAnETag() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let tag = try await client.execute(uri: "/api/comics/327", method: .get) { response in
                 #expect(response.headers[.cacheControl] == "public, max-age=3600")
                 return try #require(response.headers[.eTag])
@@ -227,7 +227,7 @@ struct RouteTests {
         var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
         stats.database = "index.sqlite"
         let expected = try JSONDocument.line(stats)
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/stats", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -238,7 +238,7 @@ struct RouteTests {
 
     @Test func unknownRoutesAre404AndOtherMethods405() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/nope", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
@@ -256,7 +256,7 @@ struct RouteTests {
     /// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends its own name.
     @Test func aHostHeaderNamingAnotherServerIsRefused() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let port = try #require(client.port)
             let other = TestClient(host: "127.0.0.1", port: port)
             other.connect()
@@ -279,7 +279,7 @@ struct RouteTests {
         let server = APIServer(
             configuration: .init(port: 0, idleTimeout: .seconds(1)), database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().test(.live) { client in
+        try await server.makeApplication().testLive { client in
             let port = try #require(client.port)
             let read = await withCheckedContinuation { continuation in
                 Thread { continuation.resume(returning: readUntilClosed(port: port)) }.start()

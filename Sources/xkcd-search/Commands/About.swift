@@ -15,50 +15,13 @@ extension XKCDSearch {
         @Flag(help: "Print JSON: version, sources [{name, content, by, url, licence, licenceUrl}], snapshot, licence.")
         var json = false
 
-        struct Source: Encodable {
-            var name: String
-            var content: String
-            var by: String
-            var url: String
-            var licence: String
-            var licenceUrl: String
-        }
-
-        struct Snapshot: Encodable {
-            var xkcdLatest: Int
-            var xkcdDate: String
-            var explainLatest: Int
-            var explainDate: String
-        }
-
-        struct Output: Encodable {
-            var version: String
-            var sources: [Source]
-            var snapshot: Snapshot
-            var licence: String
-        }
-
-        static let output = Output(
-            version: XKCDSearch.configuration.version,
-            sources: [
-                Source(
-                    name: "xkcd", content: "titles, title text, images, transcripts", by: "Randall Munroe",
-                    url: "https://xkcd.com", licence: "CC BY-NC 2.5", licenceUrl: "https://xkcd.com/license.html"),
-                Source(
-                    name: "explain xkcd", content: "explanations, transcripts, trivia and categories",
-                    by: "the explain xkcd wiki and its contributors", url: "https://www.explainxkcd.com",
-                    licence: "CC BY-SA 3.0", licenceUrl: "https://creativecommons.org/licenses/by-sa/3.0/"),
-            ],
-            snapshot: Snapshot(xkcdLatest: 3282, xkcdDate: "2026-08-08", explainLatest: 3174, explainDate: "2025-11-29"),
-            licence: "MIT")
-
         func run() throws {
             let paths = global.paths
             global.log("index: \(paths.databasePath)")
             global.log("comic shown last and REPL history: \(paths.stateDirectory.path)")
             global.log("images and raw responses: \(paths.cacheDirectory.path)")
             global.log("sentence model: \(SentenceModel.located().directory?.path ?? "none found")")
-            if json { return try JSONOutput.print(Self.output) }
+            if json { return try JSONOutput.print(AboutDocument(version: XKCDSearch.configuration.version)) }
             print("""
                 xkcd-search \(XKCDSearch.configuration.version): full-text search for xkcd comics, offline once indexed.
 

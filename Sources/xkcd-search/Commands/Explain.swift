@@ -18,15 +18,6 @@ extension XKCDSearch {
         @Flag(help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
         var json = false
 
-        struct Output: Encodable {
-            var num: Int
-            var title: String
-            @NullWhenMissing var explanation: String?
-            @NullWhenMissing var trivia: String?
-            @NullWhenMissing var incomplete: Bool?
-            var explainUrl: String
-        }
-
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let library = try global.openLibrary()
@@ -35,12 +26,7 @@ extension XKCDSearch {
                 Pager.start(unless: global.noPager)
                 return print(global.renderer.explanation(page))
             }
-            // A script asking about a comic without an explanation gets nulls, not an error.
-            let page = try library.show(reference)
-            let explained = page.explanation.map(\.page).flatMap { $0.explanation.isEmpty ? nil : $0 }
-            try JSONOutput.print(Output(
-                num: page.comic.id, title: page.comic.title, explanation: explained?.explanation,
-                trivia: explained?.trivia, incomplete: explained?.isIncomplete, explainUrl: page.comic.explainURL))
+            try JSONOutput.print(ExplanationDocument(page: try library.show(reference)))
         }
     }
 }

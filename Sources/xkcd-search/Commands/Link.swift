@@ -18,19 +18,12 @@ extension XKCDSearch {
         @Flag(help: "Print JSON: num, title, url, line.")
         var json = false
 
-        struct Output: Encodable {
-            var num: Int
-            var title: String
-            var url: String
-            var line: String
-        }
-
         func run() throws {
             let reference = try comic.map { try ComicReference(parsing: $0) }
             let shared = try global.openLibrary().sharedComic(reference)
             let line = Library.shareLine(for: shared)
             guard json else { return print(sanitized(line)) }
-            try JSONOutput.print(Output(num: shared.id, title: shared.title, url: shared.url, line: line))
+            try JSONOutput.print(LinkDocument(num: shared.id, title: shared.title, url: shared.url, line: line))
         }
     }
 
