@@ -31,13 +31,17 @@ public struct APIServer: Sendable {
         public var requestDeadline: Duration
         /// Where `/images/{n}` fetches an image the cache lacks (imgs.xkcd.com, `--image-url`).
         public var imageBaseURL: URL
+        /// How long `/images/{n}` waits for the image server to send a byte, each try (it tries
+        /// twice); the whole try may take 3 s more. Someone waits for the answer.
+        public var imageTimeout: Duration
         /// What "now" is for images remembered as missing: a test moves it on.
         public var now: @Sendable () -> Date
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, isReadOnly: Bool = false, allowedHosts: [String] = [],
             idleTimeout: Duration = .seconds(60), requestDeadline: Duration = .seconds(10),
-            imageBaseURL: URL = URL(string: "https://imgs.xkcd.com")!, now: @escaping @Sendable () -> Date = Date.init
+            imageBaseURL: URL = URL(string: "https://imgs.xkcd.com")!, imageTimeout: Duration = .seconds(5),
+            now: @escaping @Sendable () -> Date = Date.init
         ) {
             self.host = host
             self.port = port
@@ -46,6 +50,7 @@ public struct APIServer: Sendable {
             self.idleTimeout = idleTimeout
             self.requestDeadline = requestDeadline
             self.imageBaseURL = imageBaseURL
+            self.imageTimeout = imageTimeout
             self.now = now
         }
 
@@ -87,7 +92,8 @@ public struct APIServer: Sendable {
         self.library = Library(database: database, logger: steps)
         self.imagesDirectory = imagesDirectory
         self.images = ImageRoutes(
-            directory: imagesDirectory, baseURL: configuration.imageBaseURL, now: configuration.now, logger: steps)
+            directory: imagesDirectory, baseURL: configuration.imageBaseURL, timeout: configuration.imageTimeout,
+            now: configuration.now, logger: steps)
         self.logger = logger
     }
 

@@ -32,13 +32,14 @@ final class ImageRoutes: Sendable {
     /// A week: a comic's image never changes under its name.
     static let maxAge = 7 * 24 * 3600
 
-    init(directory: URL, baseURL: URL, now: @escaping @Sendable () -> Date, logger: Logger) {
+    init(directory: URL, baseURL: URL, timeout: Duration, now: @escaping @Sendable () -> Date, logger: Logger) {
         cache = ImageCache(directory: directory)
-        // Someone waits for the answer: a server that says nothing is given up after 5 s, a slow
-        // one after 8 s in all, each tried twice at most (a Retry-After is waited 1 s at most).
+        // Someone waits for the answer: a server that says nothing is given up after `timeout`
+        // (5 s unless set), a slow one 3 s later, each tried twice at most (a Retry-After is
+        // waited 1 s at most).
         let source = HTTPComicSource(
             configuration: .init(
-                requestTimeout: .seconds(5), requestDeadline: .seconds(8),
+                requestTimeout: timeout, requestDeadline: timeout + .seconds(3),
                 retryPolicy: .init(maxAttempts: 2, maxRetryAfter: .seconds(1))),
             logger: logger)
         fetcher = ImageFetcher(source: source, cache: cache, baseURL: baseURL)

@@ -184,6 +184,10 @@ struct BinaryRunner: Sendable {
         if arguments.first == "index", !arguments.contains("--help"), !arguments.contains(where: { $0.hasPrefix("--timeout") }) {
             arguments += ["--timeout", "600"]
         }
+        // Likewise a server's per-request deadline, unless the test sets one.
+        if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("--deadline") {
+            arguments += ["--deadline", "600"]
+        }
         let process = Process()
         if wrapper.isEmpty {
             process.executableURL = executable

@@ -137,7 +137,7 @@ struct FavouriteRouteTests {
 
     @Test func readOnlyRefusesChangesButLists() async throws {
         let harness = try await Harness.make()
-        let server = harness.server(.init(port: 0, isReadOnly: true))
+        let server = harness.server(.init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)))
         try await server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)) { response in
                 #expect(response.status == .forbidden)
@@ -157,7 +157,7 @@ struct FavouriteRouteTests {
         let harness = try await Harness.make()
         let readOnly = try ComicDatabase.open(at: harness.directory.appendingPathComponent("index.sqlite").path, connections: .readOnly)
         let server = APIServer(
-            configuration: .init(port: 0), database: readOnly, imagesDirectory: harness.directory.appendingPathComponent("images"),
+            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: readOnly, imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)) { response in

@@ -54,7 +54,9 @@ private final class ImageHarness: Sendable {
 
     func server(_ base: URL, deadline: Duration = .seconds(600)) async throws -> APIServer {
         return try await Harness.make().server(
-            .init(port: 0, requestDeadline: deadline, imageBaseURL: base, now: { [self] in Date().addingTimeInterval(clockAhead.withLock { $0 }) }),
+            .init(
+                port: 0, requestDeadline: deadline, imageBaseURL: base, imageTimeout: .seconds(300),
+                now: { [self] in Date().addingTimeInterval(clockAhead.withLock { $0 }) }),
             images: images, logger: log.logger)
     }
 

@@ -33,7 +33,7 @@ struct Harness: Sendable {
     }
 
     /// An index of its own, for tests that change it.
-    static func build(_ configuration: APIServer.Configuration = .init(port: 0)) async throws -> Harness {
+    static func build(_ configuration: APIServer.Configuration = .init(port: 0, requestDeadline: .seconds(600))) async throws -> Harness {
         let directory = try makeTemporaryDirectory("xkcd-server-tests")
         let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
         let logger = Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() }
@@ -277,7 +277,7 @@ struct RouteTests {
     @Test func anIdleConnectionIsClosed() async throws {
         let harness = try await Harness.make()
         let server = APIServer(
-            configuration: .init(port: 0, idleTimeout: .seconds(1)), database: harness.database,
+            configuration: .init(port: 0, idleTimeout: .seconds(1), requestDeadline: .seconds(600)), database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().testLive { client in
             let port = try #require(client.port)

@@ -52,7 +52,7 @@ struct WebPageTests {
         ImageCache(directory: images).rememberMissing(
             comic: 472, imageURL: "https://imgs.xkcd.com/comics/house_of_pancakes.png", reason: "offline")
         let server = APIServer(
-            configuration: .init(port: 0), database: harness.database, imagesDirectory: images,
+            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database, imagesDirectory: images,
             logger: Logger(label: "web") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().test(.live) { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
@@ -147,7 +147,7 @@ struct WebPageTests {
         }
         #expect(try Library(database: harness.database).favourites().isEmpty)
         let readOnly = APIServer(
-            configuration: .init(port: 0, isReadOnly: true), database: harness.database,
+            configuration: .init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)), database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await readOnly.makeApplication().test(.live) { client in
             var sameOrigin: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
