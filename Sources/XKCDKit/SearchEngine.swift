@@ -241,6 +241,8 @@ public struct SearchEngine: Sendable {
         var fused: FusedScores?
         /// The comics the query's filters allow, or nil without filters.
         var allowed: Set<Comic.ID>?
+        /// Each comic's similarity in meaning to a passage, by number, when a passage was ranked.
+        var similarities: [Float]?
 
         /// The score shown for `id`: the fused one when the query was fused, else the lexical.
         func score(_ id: Comic.ID) -> Double {

@@ -307,9 +307,15 @@ extension ComicDatabase.Snapshot {
             var query = QueryTerms()
             for word in words {
                 var wordStems: [String] = []
-                try RankingIndex.forEachToken(in: word, tokenizer: tokenizer) { wordStems.append($0) }
                 var forms: [String] = []
-                try RankingIndex.forEachToken(in: word, tokenizer: exactTokenizer) { forms.append($0) }
+                // A word with symbols that some comic holds is looked up whole (``SymbolWords``);
+                // one that none holds (or an index made before they were kept) by its parts.
+                if let symbolWord = SymbolWords.whole(word), try Self.postings(of: symbolWord, lookup: lookup) != nil {
+                    wordStems = [symbolWord]
+                } else {
+                    try RankingIndex.forEachToken(in: word, tokenizer: tokenizer) { wordStems.append($0) }
+                    try RankingIndex.forEachToken(in: word, tokenizer: exactTokenizer) { forms.append($0) }
+                }
                 guard !wordStems.isEmpty else { continue }
                 query.tokenCount += wordStems.count
                 var rarest: Int?

@@ -1,0 +1,48 @@
+import Foundation
+import XKCDKit
+
+/// How `relevant` prints the comics that fit a passage.
+public enum RelevantOutput {
+    /// `#1234  Title  (date)`, then why: the passage's words it holds, its text that holds them,
+    /// and the passage's sentence nearest to it in meaning.
+    public static func text(_ found: RelevantResults, color: Bool, width: Int) -> String {
+        let style = Style(enabled: color)
+        guard !found.results.isEmpty else { return "no comics found\n" }
+        var out = ""
+        for result in found.results {
+            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))\n"
+            if !result.words.isEmpty {
+                out += "    " + style.dim("words: ") + sanitized(result.words.joined(separator: ", ")) + "\n"
+            }
+            for line in SearchOutput.wrap(sanitized(result.snippet), width: max(width - 4, 30), maxLines: 2) {
+                out += "    " + SearchOutput.styled(line, style: style) + "\n"
+            }
+            if let sentence = result.sentence, let similarity = result.similarity {
+                let shown = SearchOutput.wrap(sanitized(sentence), width: max(width - 26, 30), maxLines: 1).first ?? ""
+                out += "    " + style.dim(String(format: "nearest in meaning (%.2f): ", similarity)) + "\u{201C}\(shown)\u{201D}\n"
+            } else if let similarity = result.similarity {
+                out += "    " + style.dim(String(format: "similarity in meaning: %.2f", similarity)) + "\n"
+            }
+            out += "\n"
+        }
+        return out
+    }
+}
+
+/// Text a command reads from its standard input (`search -`, `relevant -`).
+public enum StandardInput {
+    /// Reads standard input to its end, keeping at most `limit` bytes and a few more (so that a
+    /// cut can be told), and counting the rest: a pipe of gigabytes costs no memory.
+    public static func read(keeping limit: Int) -> (text: String, byteCount: Int) {
+        var kept = Data()
+        var count = 0
+        let input = FileHandle.standardInput
+        while true {
+            let chunk = input.readData(ofLength: 64 * 1024)
+            if chunk.isEmpty { break }
+            count += chunk.count
+            if kept.count <= limit { kept.append(chunk.prefix(limit + 4 - kept.count)) }
+        }
+        return (String(decoding: kept, as: UTF8.self), count)
+    }
+}
