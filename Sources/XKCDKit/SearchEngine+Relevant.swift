@@ -100,15 +100,15 @@ extension SearchEngine {
         guard !counts.words.isEmpty else { throw SearchError.nothingToSearch }
         let limit = max(1, limit)
         return try database.reading { snapshot in
-            // How rare each word is: one lookup of them all.
-            let all = try snapshot.termScores(for: counts.words, weights: weights)
-            let total = Double(max(all.documentCount, 1))
+            // How rare each word is, read without scoring them all ("the" is in every comic).
+            let (documentCounts, documentCount) = try snapshot.documentCounts(of: counts.words)
+            let total = Double(max(documentCount, 1))
             func idf(_ word: String) -> Double {
-                let count = Double(all.documentCounts[word] ?? 0)
+                let count = Double(documentCounts[word] ?? 0)
                 return log(1 + (total - count + 0.5) / (count + 0.5))
             }
             var weighted: [(word: String, weight: Double)] = []
-            for word in counts.words where all.documentCounts[word, default: 0] > 0 {
+            for word in counts.words where documentCounts[word, default: 0] > 0 {
                 weighted.append((word, Double(counts.frequency[word, default: 1]) * idf(word)))
             }
             weighted.sort { a, b in a.weight > b.weight || (a.weight == b.weight && a.word < b.word) }
@@ -165,12 +165,7 @@ extension SearchEngine {
             let pageIDs = Array(ranking.ids.prefix(limit))
             let entries = try snapshot.summariesAndSnippets(
                 of: pageIDs, scores: ranking.scores, words: distinctive, marks: Self.highlightMarks)
-            // Which of the words each comic holds: one lookup a word, read only for the page.
-            var held: [Comic.ID: [String]] = [:]
-            for word in distinctive {
-                let scores = try snapshot.termScores(for: [word], weights: weights)
-                for id in pageIDs where scores.score(id) > 0 { held[id, default: []].append(word) }
-            }
+            let held = try snapshot.words(distinctive, heldBy: pageIDs)
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]

@@ -261,7 +261,9 @@ public struct SearchEngine: Sendable {
     private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
-        if let text = query.text, text.hasSearchableWord {
+        if let typed = query.text, typed.hasSearchableWord {
+            // A word with symbols that no comic writes whole is the phrase of its parts.
+            let text = try typed.phrasingWords(where: snapshot.isUnheldSymbolWord)
             let allowed = try snapshot.comicIDs(passingFiltersOf: query)
             // A sentence's quoted speech is searched as words, with a bonus where it holds exactly.
             let quoted = query.isSentence ? text.quotedSpeech : []
@@ -529,6 +531,18 @@ extension TextQuery {
                 }
             }
         default: false
+        }
+    }
+
+    /// The query with each word for which `isPhrase` holds made a phrase of it (which FTS5
+    /// reads as its tokens in a row).
+    func phrasingWords(where isPhrase: (String) throws -> Bool) rethrows -> TextQuery {
+        switch self {
+        case .term(let word, let field): try isPhrase(word) ? .phrase([word], field: field) : self
+        case .and(let operands): .and(try operands.map { try $0.phrasingWords(where: isPhrase) })
+        case .or(let operands): .or(try operands.map { try $0.phrasingWords(where: isPhrase) })
+        case .not(let operand): .not(try operand.phrasingWords(where: isPhrase))
+        case .prefix, .phrase: self
         }
     }
 

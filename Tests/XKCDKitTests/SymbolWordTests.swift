@@ -38,10 +38,15 @@ struct SymbolWordTests {
         #expect(try hits(database, "node.js dependency").first == 2347)
     }
 
-    /// A word with symbols that no comic holds is searched by its parts, as before.
-    @Test func anUnheldSymbolWordFallsBackToItsParts() async throws {
+    /// A word with symbols that no comic holds whole is the phrase of its parts: `bobby/tables`
+    /// finds what "bobby tables" finds, and `tables/bobby` (both words, never in that order)
+    /// nothing, where both words alone are in several comics.
+    @Test func anUnheldSymbolWordIsThePhraseOfItsParts() async throws {
         let database = try await Self.index.value
-        let parts = try hits(database, "bobby tables")
-        #expect(try hits(database, "bobby/tables") == parts)
+        let phrase = try hits(database, "\"bobby tables\"")
+        #expect(phrase.first == 327)
+        #expect(try hits(database, "bobby/tables") == phrase)
+        #expect(try hits(database, "tables/bobby").isEmpty)
+        #expect(try !hits(database, "tables bobby").isEmpty)
     }
 }
