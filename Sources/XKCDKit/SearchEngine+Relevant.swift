@@ -8,7 +8,8 @@ public struct RelevantComic: Sendable, Hashable {
     public var title: String
     public var date: ComicDate
     public var score: Double
-    /// The passage's distinctive words that the comic holds, most distinctive first.
+    /// The passage's distinctive words that the comic holds, most distinctive first; none held
+    /// by half the comics or more.
     public var words: [String]
     /// The comic's text that holds the most of them, with those words between
     /// ``SearchEngine/highlightMarks``.
@@ -165,7 +166,9 @@ extension SearchEngine {
             let pageIDs = Array(ranking.ids.prefix(limit))
             let entries = try snapshot.summariesAndSnippets(
                 of: pageIDs, scores: ranking.scores, words: distinctive, marks: Self.highlightMarks)
-            let held = try snapshot.words(distinctive, heldBy: pageIDs)
+            // Words in half the comics or more ("the", "that") rank little and explain nothing.
+            let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
+            let held = try snapshot.words(telling, heldBy: pageIDs)
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]
