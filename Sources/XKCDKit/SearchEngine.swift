@@ -126,15 +126,25 @@ public struct SearchEngine: Sendable {
         guard text.utf8.count <= Self.maximumQueryLength else {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
-        let query = try parser.parse(text)
+        let limit = max(1, limit)
+        let page = max(1, page)
+        let query: SearchQuery
+        do {
+            query = try parser.parse(text)
+        } catch {
+            // A pasted passage is no query language, whatever parentheses it holds.
+            if Self.isPassage(text) { return try passageResults(text, limit: limit, page: page) }
+            throw error
+        }
         let hasFilters = query.exactComic != nil || query.numberRange != nil || query.dateRange != nil
             || query.isFavourite || !query.tags.isEmpty
         guard hasFilters || query.sort != .relevance || query.text?.hasSearchableWord == true else {
             throw SearchError.nothingToSearch
         }
+        if !hasFilters, query.sort == .relevance, query.text?.isPlainWords == true, Self.isPassage(text) {
+            return try passageResults(text, limit: limit, page: page)
+        }
         logger.info("query read as: \(query)")
-        let limit = max(1, limit)
-        let page = max(1, page)
         let start = ContinuousClock.now
         // One read for all the steps: each read of its own costs about as much as a lookup.
         let results = try database.reading { snapshot in

@@ -86,6 +86,21 @@ struct RelevantCommandTests {
         }
     }
 
+    /// A passage typed as a search (25 words or more) is ranked as `relevant` ranks it, even with
+    /// a parenthesis the query language would refuse.
+    @Test func aPassageGivenToSearchIsRankedAsAPassage() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", "--json", Self.situation + " (and nobody pays him:")
+            #expect(output.status == 0, "\(output)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let results = try #require(page["results"] as? [[String: Any]])
+            #expect(results.first?["num"] as? Int == 2347, "\(output.stdout.prefix(400))")
+            // Fewer words keep the query language: the parenthesis is an error.
+            let short = try await sandbox.run("search", "nobody pays him)")
+            expectFailure(short, "')'")
+        }
+    }
+
     @Test func theREPLRanksAPastedParagraph() async throws {
         try await withBrowseSandbox { sandbox in
             // Apostrophes and a quote, which the REPL's word splitting would read as quoting.
