@@ -3,6 +3,13 @@
 //   swift run -c release Relevance [--db PATH] [--set ../../shared/eval/dev.tsv] [--verbose]
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
+//       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
+//        [--feedback 0] [--feedback-weight 0.5]]
+//       [--half odd|even]
+//
+// `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
+// its settings from the `--passage-…` options. `--half odd` keeps the rows on odd line numbers of
+// the file (the header is line 1), `--half even` the others: tune on one half, report on the other.
 //
 // `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
 // fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
@@ -108,25 +115,55 @@ guard let set = sampled ?? (try? String(contentsOfFile: setPath, encoding: .utf8
     exit(1)
 }
 
+var relevantSettings = RelevantSettings()
+if let words = option("--passage-words").flatMap(Int.init) { relevantSettings.words = words }
+if let weight = option("--passage-weight").flatMap(Double.init) { relevantSettings.meaningWeight = weight }
+if let nearest = option("--passage-nearest").flatMap(Int.init) { relevantSettings.nearest = nearest }
+if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
+if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
+if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }
+let half = option("--half")
+
 struct Tally { var count = 0, reciprocalRanks = 0.0, hitsAt1 = 0, hitsAt10 = 0 }
 var tallies: [String: Tally] = [:]
 var kinds: [String] = []
+var refused = 0
 let clock = ContinuousClock()
 let start = clock.now
-for line in set.split(separator: "\n").dropFirst() {
+for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
+    // Line numbers of the file, the header being line 1.
+    let lineNumber = number + 2
+    if half == "odd" && lineNumber % 2 == 0 || half == "even" && lineNumber % 2 == 1 { continue }
     let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     guard columns.count >= 3 else { continue }
     let query = columns[0].replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
     let relevant = Set(columns[1].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
     let kind = columns[2]
     let queryStart = clock.now
-    let results = try engine.search(query, limit: 10)
-    if let problem = results.semanticProblem {
-        print("error: \(problem)")
-        exit(1)
+    let found: [(id: Int, title: String)]
+    var correction = ""
+    if arguments.contains("--relevant") {
+        let results = try engine.relevant(to: query, limit: 10, settings: relevantSettings)
+        if let problem = results.semanticProblem {
+            print("error: \(problem)")
+            exit(1)
+        }
+        found = results.results.map { ($0.id, $0.title) }
+    } else if let results = try? engine.search(query, limit: 10) {
+        if let problem = results.semanticProblem {
+            print("error: \(problem)")
+            exit(1)
+        }
+        found = results.results.map { ($0.id, $0.title) }
+        correction = results.corrected.map { " [searched: \($0)]" } ?? ""
+    } else {
+        // A passage pasted as a query may not parse (a stray parenthesis): nothing found.
+        found = []
+        correction = " [refused by the query parser]"
+        refused += 1
     }
     if arguments.contains("--timing") { print("\(clock.now - queryStart)\t\(query)") }
-    let rank = results.results.firstIndex { relevant.contains($0.id) }.map { $0 + 1 }
+    let rank = found.firstIndex { relevant.contains($0.id) }.map { $0 + 1 }
     if !kinds.contains(kind) { kinds.append(kind) }
     for key in [kind, "all"] {
         tallies[key, default: Tally()].count += 1
@@ -135,9 +172,8 @@ for line in set.split(separator: "\n").dropFirst() {
         tallies[key]!.hitsAt10 += rank != nil ? 1 : 0
     }
     if verbose, rank != 1 {
-        let top = results.results.prefix(3).map { "#\($0.id) \($0.title)" }.joined(separator: ", ")
-        let correction = results.corrected.map { " [searched: \($0)]" } ?? ""
-        print("rank \(rank.map(String.init) ?? "-")\t\(query)\t(\(columns.count > 3 ? columns[3] : ""))\tgot \(top)\(correction)")
+        let top = found.prefix(3).map { "#\($0.id) \($0.title)" }.joined(separator: ", ")
+        print("rank \(rank.map(String.init) ?? "-")\t\(query.prefix(80))\t(\(columns.count > 3 ? columns[3] : ""))\tgot \(top)\(correction)")
     }
 }
 let elapsed = clock.now - start
@@ -149,4 +185,5 @@ for kind in kinds + ["all"] {
         kind.padding(toLength: 10, withPad: " ", startingAt: 0)
             + String(format: " %7d  %6.3f  %5.2f  %6.2f", t.count, t.reciprocalRanks / n, Double(t.hitsAt1) / n, Double(t.hitsAt10) / n))
 }
+if refused > 0 { print("refused by the query parser: \(refused)") }
 print("elapsed: \(elapsed)")

@@ -62,13 +62,13 @@ public enum SearchOutput {
     }
 
     /// The snippet with its highlight marks turned into the style's highlight (or removed).
-    private static func styled(_ marked: String, style: Style) -> String {
+    static func styled(_ marked: String, style: Style) -> String {
         HighlightMark.replacing(in: marked, open: style.highlightStart, close: style.highlightEnd)
     }
 
     /// Cuts a one-line snippet at its spaces into at most `maxLines` lines of `width` visible
     /// characters (highlight marks take no room).
-    private static func wrap(_ marked: String, width: Int, maxLines: Int) -> [String] {
+    static func wrap(_ marked: String, width: Int, maxLines: Int) -> [String] {
         var lines: [String] = []
         var line: [UInt8] = []
         var visible = 0

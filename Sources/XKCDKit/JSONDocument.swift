@@ -171,3 +171,43 @@ public struct RelatedDocument: Encodable, Sendable {
         }
     }
 }
+
+/// What `relevant --json` prints and `POST /api/relevant` answers: the comics that fit a
+/// passage, each with its reasons.
+public struct RelevantDocument: Encodable, Sendable {
+    struct Result: Encodable, Sendable {
+        var num: Int
+        var title: String
+        var date: String
+        var score: Double
+        var url: String
+        /// The reasons it fits: the passage's words it holds, its text that holds them, and the
+        /// passage's sentence nearest to it in meaning with their cosine similarity.
+        var reasons: Reasons
+    }
+    struct Reasons: Encodable, Sendable {
+        var words: [String]
+        var snippet: String
+        @NullWhenMissing var sentence: String?
+        @NullWhenMissing var similarity: Double?
+    }
+    /// The passage's words the comics were looked up by.
+    var words: [String]
+    /// The passage's length in bytes when it was cut to the limit, else null.
+    @NullWhenMissing var cutFrom: Int?
+    var results: [Result]
+
+    public init(_ found: RelevantResults) {
+        words = found.words
+        cutFrom = found.cutFrom
+        results = found.results.map { result in
+            Result(
+                num: result.id, title: result.title, date: result.date.description,
+                score: (result.score * 1000).rounded() / 1000, url: "https://xkcd.com/\(result.id)/",
+                reasons: Reasons(
+                    words: result.words,
+                    snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
+                    sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 }))
+        }
+    }
+}

@@ -72,30 +72,71 @@ extension SearchEngine {
     func fuseMeaning(
         of meaning: String, into ranking: inout Ranking, query: SearchQuery, in snapshot: ComicDatabase.Snapshot
     ) throws {
-        guard let sentenceModel else { return }
+        let (vectors, model) = try embeddings(of: [meaning])
+        let similarities = try nearestInMeaning(to: vectors, model: model, in: snapshot).similarities
+        let excluded = try query.text?.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
+        fuse(similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight, nearestCount: Self.meaningCandidates)
+    }
+
+    /// The sentence vectors of `texts`, and the identity of the model that made them.
+    ///
+    /// - Throws: ``SemanticSearchError`` when the model can't be used.
+    func embeddings(of texts: [String]) throws -> (vectors: [[Float]], model: String) {
+        guard let sentenceModel else { throw SemanticSearchError.noModel }
         let encoder = try sentenceModel.encoder().get()
-        let vector = encoder.embedding(for: meaning)
+        let vectors = texts.map(encoder.embedding(for:))
         // NaN from weights damaged where only some words reach them (the check when the model
         // was opened embeds one known text).
-        guard ComicVector.isUnitLength(vector) else { throw SemanticSearchError.unusableEmbedding }
-        let similarities = try snapshot.vectorSimilarities(to: vector, model: encoder.identity)
-        guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
+        guard vectors.allSatisfy(ComicVector.isUnitLength) else { throw SemanticSearchError.unusableEmbedding }
+        return (vectors, encoder.identity)
+    }
 
+    /// Each comic's cosine similarity (by number) to the nearest of `vectors`, and which of
+    /// them that is.
+    ///
+    /// - Throws: ``SemanticSearchError/noVectors`` when the index has none for `model`.
+    func nearestInMeaning(to vectors: [[Float]], model: String, in snapshot: ComicDatabase.Snapshot) throws
+        -> (similarities: [Float], nearest: [Int])
+    {
+        var best: [Float] = []
+        var nearest: [Int] = []
+        for (index, vector) in vectors.enumerated() {
+            let similarities = try snapshot.vectorSimilarities(to: vector, model: model)
+            guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
+            if best.isEmpty {
+                best = similarities
+                nearest = [Int](repeating: 0, count: similarities.count)
+                continue
+            }
+            for id in best.indices where id < similarities.count && similarities[id] > best[id] {
+                best[id] = similarities[id]
+                nearest[id] = index
+            }
+        }
+        return (best, nearest)
+    }
+
+    /// Ranks the first ``fusionDepth`` results of `ranking` together with the `nearestCount`
+    /// comics most similar in meaning, by `weight` × similarity + (1 − `weight`) × lexical score,
+    /// each scaled to 0...1 over those candidates.
+    func fuse(
+        _ similarities: [Float], into ranking: inout Ranking, excluding excluded: Set<Comic.ID>, weight: Double,
+        nearestCount: Int
+    ) {
         // The comics nearest in meaning that the query's filters (as the lexical ranking read
         // them) and exclusions allow.
         let allowed = ranking.allowed
-        let excluded = try query.text?.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
         var nearest = similarities.indices.filter { id in
             similarities[id] > 0 && !excluded.contains(id) && (allowed?.contains(id) ?? true)
         }
-        nearest.sortPrefix(Self.meaningCandidates) { a, b in
+        nearest.sortPrefix(nearestCount) { a, b in
             similarities[a] > similarities[b] || (similarities[a] == similarities[b] && a < b)
         }
 
         let depth = min(Self.fusionDepth, ranking.ids.count)
         let lexicalHead = Array(ranking.ids[..<depth])
         let inHead = Set(lexicalHead)
-        let newcomers = nearest.prefix(Self.meaningCandidates).filter { !inHead.contains($0) }
+        let newcomers = nearest.prefix(nearestCount).filter { !inHead.contains($0) }
         let candidates = lexicalHead + newcomers
 
         func lexical(_ id: Comic.ID) -> Double { ranking.scores?.score(id) ?? 0 }
@@ -107,7 +148,7 @@ extension SearchEngine {
         for id in candidates {
             let words = topLexical > 0 ? lexical(id) / topLexical : 0
             let meaning = spread > 0 ? (similarity(id) - similarityRange.min) / spread : 0
-            fused[id] = (1 - Self.meaningWeight) * words + Self.meaningWeight * meaning
+            fused[id] = (1 - weight) * words + weight * meaning
         }
         var order = candidates.sorted { a, b in fused[a]! > fused[b]! || (fused[a] == fused[b] && a < b) }
         // Comics that hold the query as a line of theirs stay first, in the words' order.
@@ -125,7 +166,7 @@ extension SearchEngine {
         }
         // The rest keep their lexical order, and their scores the fused scale (``FusedScores``).
         ranking.ids = order + rest
-        ranking.fused = FusedScores(ranked: fused, topLexical: topLexical)
+        ranking.fused = FusedScores(ranked: fused, topLexical: topLexical, weight: weight)
     }
 }
 
@@ -136,9 +177,11 @@ struct FusedScores {
     var ranked: [Comic.ID: Double]
     /// The best lexical score among those ranked, which scales the others'.
     var topLexical: Double
+    /// The share of the meaning in the fused score.
+    var weight: Double
 
     func score(_ id: Comic.ID, lexical: Double) -> Double {
-        ranked[id] ?? (1 - SearchEngine.meaningWeight) * (topLexical > 0 ? min(lexical / topLexical, 1) : 0)
+        ranked[id] ?? (1 - weight) * (topLexical > 0 ? min(lexical / topLexical, 1) : 0)
     }
 }
 

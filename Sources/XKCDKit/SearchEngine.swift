@@ -126,15 +126,25 @@ public struct SearchEngine: Sendable {
         guard text.utf8.count <= Self.maximumQueryLength else {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
-        let query = try parser.parse(text)
+        let limit = max(1, limit)
+        let page = max(1, page)
+        let query: SearchQuery
+        do {
+            query = try parser.parse(text)
+        } catch {
+            // A pasted passage is no query language, whatever parentheses it holds.
+            if Self.isPassage(text) { return try passageResults(text, limit: limit, page: page) }
+            throw error
+        }
         let hasFilters = query.exactComic != nil || query.numberRange != nil || query.dateRange != nil
             || query.isFavourite || !query.tags.isEmpty
         guard hasFilters || query.sort != .relevance || query.text?.hasSearchableWord == true else {
             throw SearchError.nothingToSearch
         }
+        if !hasFilters, query.sort == .relevance, query.text?.isPlainWords == true, Self.isPassage(text) {
+            return try passageResults(text, limit: limit, page: page)
+        }
         logger.info("query read as: \(query)")
-        let limit = max(1, limit)
-        let page = max(1, page)
         let start = ContinuousClock.now
         // One read for all the steps: each read of its own costs about as much as a lookup.
         let results = try database.reading { snapshot in
@@ -241,6 +251,8 @@ public struct SearchEngine: Sendable {
         var fused: FusedScores?
         /// The comics the query's filters allow, or nil without filters.
         var allowed: Set<Comic.ID>?
+        /// Each comic's similarity in meaning to a passage, by number, when a passage was ranked.
+        var similarities: [Float]?
 
         /// The score shown for `id`: the fused one when the query was fused, else the lexical.
         func score(_ id: Comic.ID) -> Double {
@@ -259,7 +271,9 @@ public struct SearchEngine: Sendable {
     private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
         var ranking = Ranking()
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
-        if let text = query.text, text.hasSearchableWord {
+        if let typed = query.text, typed.hasSearchableWord {
+            // A word with symbols that no comic writes whole is the phrase of its parts.
+            let text = try typed.phrasingWords(where: snapshot.isUnheldSymbolWord)
             let allowed = try snapshot.comicIDs(passingFiltersOf: query)
             // A sentence's quoted speech is searched as words, with a bonus where it holds exactly.
             let quoted = query.isSentence ? text.quotedSpeech : []
@@ -527,6 +541,18 @@ extension TextQuery {
                 }
             }
         default: false
+        }
+    }
+
+    /// The query with each word for which `isPhrase` holds made a phrase of it (which FTS5
+    /// reads as its tokens in a row).
+    func phrasingWords(where isPhrase: (String) throws -> Bool) rethrows -> TextQuery {
+        switch self {
+        case .term(let word, let field): try isPhrase(word) ? .phrase([word], field: field) : self
+        case .and(let operands): .and(try operands.map { try $0.phrasingWords(where: isPhrase) })
+        case .or(let operands): .or(try operands.map { try $0.phrasingWords(where: isPhrase) })
+        case .not(let operand): .not(try operand.phrasingWords(where: isPhrase))
+        case .prefix, .phrase: self
         }
     }
 

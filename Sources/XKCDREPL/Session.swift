@@ -130,10 +130,15 @@ public struct Session {
         let isCommand = word == "help" || host.root.subcommand(named: word) != nil
         let isShortcut = Self.aliases[word] != nil || ["tag", "untag"].contains(word)
         let isNumber = (try? ComicReference(parsing: head)).map { if case .number = $0 { true } else { false } } ?? false
-        guard isCommand || isShortcut || isNumber else {
+        let arguments: [String]
+        if word == ":relevant" {
+            // A pasted paragraph is one passage, whatever quotes and apostrophes it holds.
+            arguments = ["relevant", "--", String(trimmed.dropFirst(head.count)).trimmingCharacters(in: .whitespaces)]
+        } else if isCommand || isShortcut || isNumber {
+            arguments = try expand(try ArgumentTokenizer.split(trimmed))
+        } else {
             return try await search(SearchRequest(text: trimmed, render: host.renderSearch), state: &state)
         }
-        let arguments = try expand(try ArgumentTokenizer.split(trimmed))
         if arguments.first?.lowercased() == "repl" { throw REPLError.alreadyInREPL }
         switch try host.parse(arguments) {
         case .search(let request):
@@ -294,6 +299,7 @@ public struct Session {
               r, l                 random, latest
               e                    explain the current comic
               related              the comics linked to and from its explanation, and the nearest in meaning
+              :relevant TEXT       the comics that fit a pasted paragraph, and why
               fav                  add the current comic to the favourites
               tag NAME…            tag the current comic (untag NAME… removes tags)
               fav add 327 sql      every command works: \(commands)

@@ -141,6 +141,7 @@ public struct APIServer: Sendable {
 
         get(router, "/healthz") { _, _ in try JSONResponse.make(["status": "ok"]) }
         get(router, "/api/search") { request, _ in try search(request.uri.queryParameters) }
+        addRelevantRoute(to: router)
         get(router, "/api/comics/:comic") { request, context in
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
             let explains = try flag(request.uri.queryParameters, "explain")
@@ -225,7 +226,7 @@ public struct APIServer: Sendable {
         return try JSONResponse.make(SearchResultsDocument(results))
     }
 
-    private func number(_ parameters: Parameters, _ name: String, default: Int, in range: ClosedRange<Int>, says: String) throws -> Int {
+    func number(_ parameters: Parameters, _ name: String, default: Int, in range: ClosedRange<Int>, says: String) throws -> Int {
         guard let text = parameters.get(name) else { return `default` }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.badRequest("\(name) must be \(says), not \(quoted(text))", code: "bad-parameter")

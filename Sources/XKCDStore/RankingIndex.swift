@@ -68,7 +68,7 @@ struct RankingIndex {
                 utf8.removeAll(keepingCapacity: true)
                 utf8.append(contentsOf: text.utf8)
                 var length = 0
-                try forEachTokenBytes(in: &utf8, tokenizer: tokenizer) { bytes in
+                func count(_ bytes: UnsafeRawBufferPointer) {
                     let term = stems.intern(bytes)
                     if term == frequencies.count / fieldCount {
                         frequencies.append(contentsOf: repeatElement(0, count: fieldCount))
@@ -78,6 +78,9 @@ struct RankingIndex {
                         touchedStems.append(term)
                     }
                     frequencies[base + field] += 1
+                }
+                try forEachTokenBytes(in: &utf8, tokenizer: tokenizer) { bytes in
+                    count(bytes)
                     length += 1
                 }
                 fieldLengths[field] = length
@@ -88,6 +91,9 @@ struct RankingIndex {
                     if exactFlags[form] == 0 { touchedExact.append(form) }
                     exactFlags[form] |= 2 | titleBit
                 }
+                // Words with symbols, whole (`c++`), beside their tokens; not counted in the
+                // field's length, which the tokens already make.
+                SymbolWords.forEach(inBytes: &utf8) { word in word.withUnsafeBytes(count) }
             }
             for form in touchedExact {
                 exact.addPosting(form, document: id) { delta, buffer in

@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v9-comic-vectors"
+    static let latestMigration = "v10-symbol-words"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -190,7 +190,7 @@ enum Schema {
         // than their own. Each row says which model made it and from which text, so that the
         // indexer embeds again only what changed. Filled by the indexer, not here: embedding
         // every comic takes minutes.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v9-comic-vectors") { db in
             try db.create(table: "comicVector") { t in
                 t.column("comicID", .integer).notNull()
                 t.column("passage", .integer).notNull()
@@ -199,6 +199,10 @@ enum Schema {
                 t.column("vector", .blob).notNull()
                 t.primaryKey(["comicID", "passage"])
             }
+        }
+        // Words with symbols (`c++`, `AT&T`) kept whole in the ranking index (``SymbolWords``).
+        migrator.registerMigration(latestMigration) { db in
+            try RankingIndex.rebuild(db)
         }
         return migrator
     }

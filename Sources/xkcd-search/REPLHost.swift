@@ -22,6 +22,7 @@ extension XKCDSearch.Random: CarriesGlobalOptions {}
 extension XKCDSearch.Link: CarriesGlobalOptions {}
 extension XKCDSearch.Open: CarriesGlobalOptions {}
 extension XKCDSearch.Related: CarriesGlobalOptions {}
+extension XKCDSearch.Relevant: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Add: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Remove: CarriesGlobalOptions {}
 extension XKCDSearch.Fav.Tag: CarriesGlobalOptions {}

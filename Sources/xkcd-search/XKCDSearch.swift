@@ -16,7 +16,7 @@ struct XKCDSearch: AsyncParsableCommand {
             query that cannot be read, 3 when an index run left some comics failed.
             """,
         version: "0.1.0",
-        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Fav.self, About.self, Repl.self, Serve.self]
+        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Relevant.self, Fav.self, About.self, Repl.self, Serve.self]
     )
 
     /// The global options before a command are moved after it (``GlobalOptions/movedAfterTheCommand(_:)``);

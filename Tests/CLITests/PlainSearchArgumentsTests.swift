@@ -23,6 +23,9 @@ import _XKCDTestSupport
         (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"], verbose: true)),
         (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"], verbose: true)),
         (["\"little bobby tables\""], Request(words: ["\"little bobby tables\""])),
+        // A lone dash is standard input, a word to both readers.
+        (["-"], Request(words: ["-"])),
+        (["--json", "-"], Request(words: ["-"], json: true)),
     ])
     func plainArgumentsAreReadAsArgumentParserReadsThem(arguments: [String], expected: Request) {
         #expect(Request(plainArguments: arguments) == expected)
@@ -31,7 +34,7 @@ import _XKCDTestSupport
 
     /// Left to ArgumentParser: help, other spellings, values it refuses or checks, repeats.
     @Test(arguments: [
-        [], ["--json"], ["--help"], ["-h"], ["--version"], ["a", "-physics"], ["a", "-"], ["--db=x", "a"],
+        [], ["--json"], ["--help"], ["-h"], ["--version"], ["a", "-physics"], ["--db=x", "a"],
         ["--db"], ["a", "--db"], ["--db", "--json", "a"], ["--color", "sometimes", "a"], ["--limit", "0", "a"],
         ["--limit", "1001", "a"], ["--limit", "ten", "a"], ["--page", "0", "a"], ["--page", "-1", "a"],
         ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["--exact", "--exact", "a"], ["-vv", "a"], ["-j", "a"],

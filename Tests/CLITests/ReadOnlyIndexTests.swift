@@ -101,7 +101,7 @@ struct ReadOnlyIndexTests {
             let db = try await FixtureIndex.copy(into: folder)
             // What the version before the comic vectors made: no such table, no such migration.
             let older = try await runTool([
-                "sqlite3", db, "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier = 'v9-comic-vectors';",
+                "sqlite3", db, "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier IN ('v9-comic-vectors', 'v10-symbol-words');",
             ])
             #expect(older.status == 0, "\(older.output)")
             let before = try Data(contentsOf: URL(fileURLWithPath: db))

@@ -319,3 +319,48 @@ func loopbackSocket(port: Int) -> Int32? {
     setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &hangGuard, socklen_t(MemoryLayout<timeval>.size))
     return socket
 }
+
+@Suite("HTTP API: POST /api/relevant over real HTTP on loopback")
+struct RelevantRouteTests {
+    static let situation = """
+        Our whole company runs on a tiny parsing library that one volunteer has looked after \
+        in his spare time for fifteen years. Nobody here has ever thanked him.
+        """
+
+    private func body(_ text: String) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONEncoder().encode(["text": text]))
+    }
+
+    @Test func aPassageAnswersWhatRelevantJSONPrints() async throws {
+        let harness = try await Harness.make()
+        let engine = SearchEngine(database: harness.database, sentenceModel: .located())
+        let expected = try JSONDocument.line(RelevantDocument(engine.relevant(to: Self.situation, limit: 3)))
+        #expect(expected.contains("\"num\":2347"))
+        try await harness.server.makeApplication().test(.live) { client in
+            try await client.execute(uri: "/api/relevant?limit=3", method: .post, body: try body(Self.situation)) { response in
+                #expect(response.status == .ok)
+                #expect(text(response) == expected)
+            }
+        }
+    }
+
+    @Test func aPassageOverTheLimitIs413AndABadBody400() async throws {
+        let harness = try await Harness.make()
+        try await harness.server.makeApplication().test(.live) { client in
+            let long = String(repeating: "a", count: SearchEngine.maximumPassageLength + 1)
+            try await client.execute(uri: "/api/relevant", method: .post, body: try body(long)) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(errorCode(response) == "passage-too-large", "\(text(response))")
+            }
+            let huge = ByteBuffer(repeating: UInt8(ascii: " "), count: APIServer.maximumRelevantBody + 1)
+            try await client.execute(uri: "/api/relevant", method: .post, body: huge) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(errorCode(response) == "passage-too-large", "\(text(response))")
+            }
+            try await client.execute(uri: "/api/relevant", method: .post, body: ByteBuffer(string: "text=hello")) { response in
+                #expect(response.status == .badRequest)
+                #expect(errorCode(response) == "bad-body")
+            }
+        }
+    }
+}

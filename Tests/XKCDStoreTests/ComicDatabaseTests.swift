@@ -349,7 +349,7 @@ enum Sample {
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
             #expect(applied == [
                 "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
-                "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors",
+                "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
             ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {

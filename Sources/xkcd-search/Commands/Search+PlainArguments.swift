@@ -28,7 +28,8 @@ extension XKCDSearch.Search.Request {
         }
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if afterTerminator || !argument.hasPrefix("-") {
+            // A lone `-` is standard input, a word as ArgumentParser reads it.
+            if afterTerminator || !argument.hasPrefix("-") || argument == "-" {
                 words.append(argument)
             } else {
                 switch argument {

@@ -16,6 +16,7 @@ extension XKCDSearch {
                   xkcd-search search phone year:2016
                   xkcd-search search title:lisp num:200..250 --json
                   xkcd-search search the one where the neural net learned the wrong thing
+                  echo 'nebraska dependency' | xkcd-search search -
                   xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show
 
                 Exit status: 0 with results, 1 when nothing is found, 2 for a usage error or a \
@@ -24,8 +25,11 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: "The query; several arguments are joined with spaces.")
-        var words: [String]
+        @Argument(help: "The query; several arguments are joined with spaces; '-' reads it from standard input.")
+        var words: [String] = []
+
+        @Flag(help: "Read the query from standard input (as '-' does).")
+        var stdin = false
 
         @Option(help: "Results per page.")
         var limit = defaultLimit
@@ -49,6 +53,8 @@ extension XKCDSearch {
         static let limits = 1...1000
 
         func validate() throws {
+            guard stdin || !words.isEmpty else { throw ValidationError("Missing expected argument '<words> ...'") }
+            guard !stdin || words.isEmpty else { throw ValidationError("give the query as words or with --stdin, not both") }
             guard Self.limits.contains(limit) else { throw ValidationError("--limit must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)") }
             guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
         }
@@ -60,7 +66,7 @@ extension XKCDSearch {
         /// What the parsed options ask for.
         var request: Request {
             Request(
-                database: global.db, words: words, color: global.color, limit: limit, page: page, json: json,
+                database: global.db, words: stdin ? ["-"] : words, color: global.color, limit: limit, page: page, json: json,
                 exact: exact, oneline: oneline, paging: !global.noPager, verbose: global.verbose)
         }
 
@@ -94,7 +100,15 @@ extension XKCDSearch {
             /// Returns the engine, whose connection closes when the caller lets it go, and whether
             /// the page asked for holds any comic.
             func searchAndPrint() throws -> (engine: SearchEngine, found: Bool) {
-                let text = words.joined(separator: " ")
+                var text = words.joined(separator: " ")
+                if words == ["-"] {
+                    // Lines of a pipe are words of one query; past the query's limit the engine says so.
+                    let (read, byteCount) = StandardInput.read(keeping: SearchEngine.maximumQueryLength)
+                    guard byteCount <= SearchEngine.maximumQueryLength else {
+                        throw SearchError.queryTooLong(length: byteCount, limit: SearchEngine.maximumQueryLength)
+                    }
+                    text = read.split(whereSeparator: \.isNewline).joined(separator: " ")
+                }
                 let logger = GlobalOptions.makeLogger(verbose: verbose)
                 let engine = SearchEngine(
                     database: try GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger),

@@ -1,0 +1,259 @@
+import Foundation
+import Logging
+import XKCDModel
+import XKCDStore
+
+/// One comic that fits a passage, and why.
+public struct RelevantComic: Sendable, Hashable {
+    public var id: Comic.ID
+    public var title: String
+    public var date: ComicDate
+    public var score: Double
+    /// The passage's distinctive words that the comic holds, most distinctive first; none held
+    /// by half the comics or more.
+    public var words: [String]
+    /// The comic's text that holds the most of them, with those words between
+    /// ``SearchEngine/highlightMarks``.
+    public var snippet: String
+    /// The sentence of the passage nearest to the comic in meaning, when the meaning ranked it.
+    public var sentence: String?
+    /// The cosine similarity of that sentence's (or the whole passage's) vector and the comic's.
+    public var similarity: Double?
+}
+
+/// The comics that fit a passage, best first.
+public struct RelevantResults: Sendable {
+    /// The passage as ranked: cut at a sentence boundary when it was longer than
+    /// ``SearchEngine/maximumPassageLength``.
+    public var passage: String
+    /// The length in bytes of the passage as given, when it was cut; nil when it was not.
+    public var cutFrom: Int?
+    /// The passage's most distinctive words, which the comics were looked up by.
+    public var words: [String]
+    /// How many comics were ranked.
+    public var total: Int
+    public var results: [RelevantComic]
+    /// Set when the sentence model or the index's vectors could not be used: ranked by words alone.
+    public var semanticProblem: SemanticSearchError?
+}
+
+/// How ``SearchEngine/relevant(to:limit:settings:)`` ranks; the defaults are what measured best
+/// on the tuning half of Benchmarks/Relevance/situations.tsv (docs/ranking.md, "Passages").
+public struct RelevantSettings: Sendable, Hashable {
+    /// How many of the passage's words, the most distinctive by tf × idf, are looked up. On the
+    /// tuning half of situations.tsv (MRR@10, at weight 0.3): 12 → 0.617, 20 → 0.628.
+    public var words = 20
+    /// The share of the meaning in the fused score: 0.2 → 0.597, 0.3 → 0.617, 0.45 → 0.580,
+    /// 0.6 → 0.578, 0.75 → 0.533 (12 words): the passage's own words count for more than in a
+    /// description of a comic (``SearchEngine/meaningWeight``).
+    public var meaningWeight = 0.3
+    /// Whether each sentence of the passage is embedded too, a comic counting its nearest: 0.627
+    /// without, 0.628 with, for a model pass a sentence; off.
+    public var sentences = false
+    /// How many of the comics nearest in meaning join the lexical candidates.
+    public var nearest = 30
+    /// Pseudo-relevance feedback: how many of the first comics move the passage's vector
+    /// towards theirs (0: none), and by how much. 3 took 0.628 to 0.620 at 20 words and weight 0.3,
+    /// 0.580 to 0.609 at 12 words and weight 0.45: no gain once the words and weight were chosen; off.
+    public var feedback = 0
+    public var feedbackWeight = 0.5
+
+    public init() {}
+}
+
+extension SearchEngine {
+    /// Longer passages are cut at the last sentence boundary before this many bytes.
+    public static let maximumPassageLength = 64 * 1024
+    /// At most this many of a passage's sentences are embedded one by one: each costs a pass of
+    /// the model.
+    static let maximumSentences = 8
+
+    /// A search query of this many words or more is a passage someone pasted: it is ranked as
+    /// `relevant` ranks. On the tuning half of situations.tsv (MRR@10 of search): all by the
+    /// search ranking 0.543, from 40 words 0.532, 30 0.557, 25 0.587, 20 0.575, 15 0.581, 10
+    /// 0.589; from 15 words on, descriptions.tsv (0.960), dev.tsv (1.000) and heldout.tsv
+    /// (0.986) lose nothing, and from 10 they do.
+    static let passageMinimumWords = 25
+
+    static func isPassage(_ text: String) -> Bool {
+        text.split(whereSeparator: \.isWhitespace).count >= passageMinimumWords
+    }
+
+    /// A page of search results for a passage, ranked as ``relevant(to:limit:settings:)`` ranks.
+    func passageResults(_ text: String, limit: Int, page: Int) throws -> SearchResults {
+        logger.info("ranked as a passage: \(Self.passageMinimumWords) words or more")
+        let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
+        let found = try relevant(to: text, limit: overflow ? 100_000 : min(shown, 100_000))
+        let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
+        let results = found.results.dropFirst(skipsAll ? found.results.count : skipped).map { comic in
+            SearchResult(
+                id: comic.id, title: comic.title, date: comic.date, score: comic.score, snippet: comic.snippet,
+                match: comic.words.isEmpty ? .similar : .someWords)
+        }
+        if found.total == 0, try database.latestComicID() == nil { throw LibraryError.emptyIndex }
+        return SearchResults(
+            query: text, total: found.total, page: page, limit: limit, results: results, semanticProblem: found.semanticProblem)
+    }
+
+    /// `text` cut at the last sentence end (or line end, or space) before `limit` bytes, or as it
+    /// is when it is not longer; and whether it was cut.
+    public static func passage(_ text: String, limit: Int = maximumPassageLength) -> (passage: String, wasCut: Bool) {
+        guard text.utf8.count > limit else { return (text, false) }
+        // Whole characters only.
+        var end = text.startIndex
+        var bytes = 0
+        for index in text.indices {
+            let next = text.index(after: index)
+            bytes += text.utf8.distance(from: index, to: next)
+            guard bytes <= limit else { break }
+            end = next
+        }
+        let head = text[..<end]
+        for boundary in [".!?\n", "\n", " \t"] {
+            if let last = head.lastIndex(where: { boundary.contains($0) }), last > head.startIndex {
+                return (String(head[...last]).trimmingCharacters(in: .whitespacesAndNewlines), true)
+            }
+        }
+        return (String(head), true)
+    }
+
+    /// Ranks the comics by how well they fit `text`, a passage someone wrote (a situation, a
+    /// paragraph of a discussion): by its most distinctive words, any of which a comic may hold
+    /// ("more like this"), fused with the meaning of the passage and of each of its sentences.
+    ///
+    /// - Throws: ``SearchError/nothingToSearch`` when the passage has no word any comic holds and
+    ///   no meaning can be asked, `StoreError` when the index can't be read.
+    public func relevant(to text: String, limit: Int = 10, settings: RelevantSettings = RelevantSettings()) throws
+        -> RelevantResults
+    {
+        let (passage, wasCut) = Self.passage(text)
+        let counts = PassageWords(passage)
+        guard !counts.words.isEmpty else { throw SearchError.nothingToSearch }
+        let limit = max(1, limit)
+        return try database.reading { snapshot in
+            // How rare each word is, read without scoring them all ("the" is in every comic).
+            let (documentCounts, documentCount) = try snapshot.documentCounts(of: counts.words)
+            let total = Double(max(documentCount, 1))
+            func idf(_ word: String) -> Double {
+                let count = Double(documentCounts[word] ?? 0)
+                return log(1 + (total - count + 0.5) / (count + 0.5))
+            }
+            var weighted: [(word: String, weight: Double)] = []
+            for word in counts.words where documentCounts[word, default: 0] > 0 {
+                weighted.append((word, Double(counts.frequency[word, default: 1]) * idf(word)))
+            }
+            weighted.sort { a, b in a.weight > b.weight || (a.weight == b.weight && a.word < b.word) }
+            let distinctive: [String] = weighted.prefix(settings.words).map { $0.word }
+
+            var ranking = Ranking()
+            if !distinctive.isEmpty {
+                let terms = try snapshot.termScores(for: distinctive, weights: weights)
+                var ids = terms.candidates
+                ids.sortPrefix(max(Self.fusionDepth, limit)) { a, b in
+                    terms.scores[a] > terms.scores[b] || (terms.scores[a] == terms.scores[b] && a < b)
+                }
+                ranking.ids = ids
+                ranking.scores = terms
+                ranking.words = distinctive
+            }
+
+            var semanticProblem: SemanticSearchError?
+            var sentences: [String] = []
+            var nearestSentence: [Int] = []
+            do {
+                sentences = [passage] + (settings.sentences ? Self.sentences(of: passage) : [])
+                let embedded = try embeddings(of: sentences)
+                var vectors = embedded.vectors
+                let model = embedded.model
+                let lexical = ranking
+                var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: snapshot)
+                fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
+                if settings.feedback > 0 {
+                    // Pseudo-relevance feedback: the passage's vector moved towards those of the
+                    // comics ranked first, as one more text to be near.
+                    var moved = vectors[0]
+                    let top = ranking.ids.prefix(settings.feedback)
+                    for id in top {
+                        guard let vector = try snapshot.vectors(of: id, model: model).first, vector.count == moved.count else { continue }
+                        for index in moved.indices { moved[index] += Float(settings.feedbackWeight) * vector[index] / Float(top.count) }
+                    }
+                    let norm = moved.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                    if norm > 0 {
+                        vectors.append(moved.map { $0 / norm })
+                        sentences.append(passage)
+                        (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: snapshot)
+                        ranking = lexical
+                        fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
+                    }
+                }
+                ranking.similarities = best
+                nearestSentence = nearest
+            } catch let problem as SemanticSearchError {
+                semanticProblem = problem
+            }
+            guard !ranking.ids.isEmpty || semanticProblem == nil else { throw SearchError.nothingToSearch }
+
+            let pageIDs = Array(ranking.ids.prefix(limit))
+            let entries = try snapshot.summariesAndSnippets(
+                of: pageIDs, scores: ranking.scores, words: distinctive, marks: Self.highlightMarks)
+            // Words in half the comics or more ("the", "that") rank little and explain nothing.
+            let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
+            let held = try snapshot.words(telling, heldBy: pageIDs)
+            let results = pageIDs.indices.compactMap { index -> RelevantComic? in
+                guard let (summary, snippet) = entries[index] else { return nil }
+                let id = pageIDs[index]
+                let similarity = ranking.similarities.flatMap { id < $0.count ? Double($0[id]) : nil }
+                // The whole passage is no reason to show; one of its sentences is.
+                let sentence = id < nearestSentence.count && sentences[nearestSentence[id]] != passage ? sentences[nearestSentence[id]] : nil
+                return RelevantComic(
+                    id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
+                    snippet: snippet, sentence: sentence, similarity: similarity)
+            }
+            return RelevantResults(
+                passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
+                results: results,
+                semanticProblem: semanticProblem)
+        }
+    }
+
+    /// The sentences of `passage` (ends of sentences and lines), each of three words or more,
+    /// at most ``maximumSentences``; none when the passage is one sentence.
+    static func sentences(of passage: String) -> [String] {
+        var sentences: [String] = []
+        var current = ""
+        for character in passage {
+            current.append(character)
+            if character.isNewline || (".!?".contains(character)) {
+                sentences.append(current)
+                current = ""
+            }
+        }
+        sentences.append(current)
+        let kept = sentences.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { $0.split(whereSeparator: \.isWhitespace).count >= 3 }
+        return kept.count > 1 ? Array(kept.prefix(maximumSentences)) : []
+    }
+}
+
+/// The words of a passage, lowercased, with how often each occurs, in order of first use.
+struct PassageWords {
+    var words: [String] = []
+    var frequency: [String: Int] = [:]
+
+    init(_ passage: String) {
+        for piece in passage.split(whereSeparator: { $0.isWhitespace }) {
+            let word: String
+            if let symbolWord = SymbolWords.whole(String(piece)) {
+                word = symbolWord
+            } else {
+                // Punctuation around a word is no part of it; inside it (`don't`, `e-mail`) the
+                // index's tokenizer splits it as it splits the comics' text.
+                let trimmed = piece.drop { !$0.isLetter && !$0.isNumber }.reversed().drop { !$0.isLetter && !$0.isNumber }
+                word = String(trimmed.reversed()).lowercased()
+            }
+            guard !word.isEmpty, word.count <= 64 else { continue }
+            if frequency[word] == nil { words.append(word) }
+            frequency[word, default: 0] += 1
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import XKCDCommandLine
+import XKCDKit
+
+extension XKCDSearch {
+    struct Relevant: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "relevant",
+            abstract: "Find the comics that fit a passage: is there an xkcd for this?",
+            discussion: """
+                Give a paragraph someone wrote (a situation, a few lines of a discussion) as \
+                arguments, or '-' to read it from standard input. The comics are ranked by how well \
+                they fit it, each with why: the passage's words it holds, its own text that holds \
+                them, and the sentence of the passage nearest to it in meaning. Up to 64 KB are \
+                read; a longer passage is cut at a sentence end, and a line on standard error says so.
+
+                Examples:
+                  xkcd-search relevant our build takes twenty minutes so we fight with swords while it compiles
+                  pbpaste | xkcd-search relevant -
+                  xkcd-search relevant --json - < issue.txt
+
+                Exit status: 0 with results, 1 when nothing is found, 2 for a usage error.
+                """)
+
+        @OptionGroup var global: GlobalOptions
+
+        @Argument(help: "The passage ('-' reads it from standard input); several arguments are joined with spaces.")
+        var words: [String]
+
+        @Option(help: "How many comics to show.")
+        var limit = 5
+
+        @Flag(help: "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity}}].")
+        var json = false
+
+        func validate() throws {
+            guard Search.limits.contains(limit) else { throw ValidationError("--limit must be between \(Search.limits.lowerBound) and \(Search.limits.upperBound)") }
+        }
+
+        func run() throws {
+            // Standard input is kept to the limit and a little more, and counted whole.
+            var text = words.joined(separator: " ")
+            var byteCount: Int?
+            if words == ["-"] { (text, byteCount) = StandardInput.read(keeping: SearchEngine.maximumPassageLength) }
+            let logger = GlobalOptions.makeLogger(verbose: global.verbose)
+            let engine = SearchEngine(
+                database: try GlobalOptions.openDatabase(at: global.db, connections: .readOnly, logger: logger),
+                sentenceModel: .located(), logger: logger)
+            var found = try engine.relevant(to: text, limit: limit)
+            if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
+            if let cutFrom = found.cutFrom {
+                Terminal.printError(
+                    "note: the passage has \(cutFrom) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(found.passage.utf8.count), up to a sentence end, were read")
+            }
+            if let problem = found.semanticProblem { Terminal.printError(problem.description) }
+            if json {
+                try JSONOutput.print(RelevantDocument(found))
+            } else {
+                print(RelevantOutput.text(found, color: global.usesColor, width: Terminal.width ?? 100), terminator: "")
+            }
+            if found.results.isEmpty { throw ExitCode(1) }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import _XKCDTestSupport
+
+/// `relevant` and `search -` through the binary, on the fixture index with the real model.
+@Suite("passages: relevant, search from standard input")
+struct RelevantCommandTests {
+    /// A situation written for #2347 (Dependency): it names neither Nebraska, nor a block, a
+    /// tower or dependency, words its title, transcript and explanation are known by.
+    static let situation = """
+        Our whole company runs on a tiny parsing library that one volunteer has looked after \
+        in his spare time for fifteen years. Nobody here has ever thanked him, and if he quits, \
+        everything we ship breaks.
+        """
+
+    @Test func aPassageFromAPipeOrAsArgumentsFindsTheComicThatFits() async throws {
+        try await withBrowseSandbox { sandbox in
+            let piped = try await sandbox.cli.run(["relevant", "-", "--db", sandbox.db], stdin: Data(Self.situation.utf8))
+            #expect(piped.status == 0, "\(piped)")
+            #expect(piped.stderr.isEmpty, "\(piped)")
+            #expect(piped.stdoutLines.first?.hasPrefix("#2347  Dependency") == true, "\(piped)")
+            #expect(piped.stdout.contains("words: "), "\(piped)")
+
+            let typed = try await sandbox.run("relevant", Self.situation)
+            #expect(typed.status == 0, "\(typed)")
+            #expect(typed.stdout == piped.stdout)
+        }
+    }
+
+    @Test func relevantJSONSaysWhyEachComicFits() async throws {
+        try await withBrowseSandbox { sandbox in
+            let page = try await sandbox.json("relevant", "--json", "--limit", "3", Self.situation)
+            let words = try #require(page["words"] as? [String])
+            #expect(!words.isEmpty && words.allSatisfy { Self.situation.lowercased().contains($0) }, "\(words)")
+            #expect(page.keys.contains("cutFrom") && page["cutFrom"] is NSNull, "\(page)")
+            let results = try #require(page["results"] as? [[String: Any]])
+            #expect(results.count == 3, "\(page)")
+            let first = try #require(results.first)
+            #expect(first["num"] as? Int == 2347, "\(page)")
+            #expect(first["url"] as? String == "https://xkcd.com/2347/")
+            let reasons = try #require(first["reasons"] as? [String: Any])
+            let held = try #require(reasons["words"] as? [String])
+            #expect(Set(held).isSubset(of: words), "\(reasons)")
+            #expect((reasons["snippet"] as? String)?.isEmpty == false, "\(reasons)")
+            // How near the passage it is in meaning; the passage's sentence nearest to it only when
+            // sentences are embedded one by one (not by default).
+            let similarity = try #require(reasons["similarity"] as? Double, "\(reasons)")
+            #expect(similarity > 0 && similarity <= 1)
+            #expect(reasons.keys.contains("sentence"))
+        }
+    }
+
+    /// Past 64 KB the passage is cut at a sentence end, and one line says so.
+    @Test func aPassageOverTheLimitIsCutAtASentenceEndWithOneLineSaid() async throws {
+        try await withBrowseSandbox { sandbox in
+            let sentence = "The password rules at work want a digit, a capital and a symbol, so I write it on a note. "
+            let passage = String(repeating: sentence, count: 70 * 1024 / sentence.utf8.count + 1)
+            let output = try await sandbox.cli.run(["relevant", "-", "--json", "--db", sandbox.db], stdin: Data(passage.utf8))
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stderrLines.count == 1, "\(output)")
+            #expect(output.stderr.contains("the passage has \(passage.utf8.count) bytes, over the limit of 65536"), "\(output)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            #expect(page["cutFrom"] as? Int == passage.utf8.count, "\(page)")
+            #expect((page["results"] as? [[String: Any]])?.first?["num"] as? Int == 936, "\(output.stdout.prefix(300))")
+        }
+    }
+
+    @Test func anEmptyPassageIsAOneLineError() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.cli.run(["relevant", "-", "--db", sandbox.db], stdin: Data("  \n\n".utf8))
+            expectFailure(output, "nothing to search for")
+        }
+    }
+
+    @Test func searchReadsItsQueryFromStandardInput() async throws {
+        try await withBrowseSandbox { sandbox in
+            for arguments in [["search", "-"], ["search", "--stdin"], ["search", "--json", "--stdin"]] {
+                let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db], stdin: Data("bobby\ntables\n".utf8))
+                #expect(output.status == 0, "\(arguments): \(output)")
+                #expect(output.stdout.hasPrefix(arguments.contains("--json") ? "{" : "#327"), "\(arguments): \(output)")
+            }
+            let both = try await sandbox.cli.run(["search", "--stdin", "bobby", "--db", sandbox.db], stdin: Data("tables".utf8))
+            #expect(both.status == 2 && both.stderr.contains("not both"), "\(both)")
+            let long = try await sandbox.cli.run(["search", "-", "--db", sandbox.db], stdin: Data(String(repeating: "word ", count: 2000).utf8))
+            expectFailure(long, "the query is too long (10000 bytes; the limit is 4096 bytes)")
+        }
+    }
+
+    /// A passage typed as a search (25 words or more) is ranked as `relevant` ranks it, even with
+    /// a parenthesis the query language would refuse.
+    @Test func aPassageGivenToSearchIsRankedAsAPassage() async throws {
+        try await withBrowseSandbox { sandbox in
+            let output = try await sandbox.run("search", "--json", Self.situation + " (and nobody pays him:")
+            #expect(output.status == 0, "\(output)")
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let results = try #require(page["results"] as? [[String: Any]])
+            #expect(results.first?["num"] as? Int == 2347, "\(output.stdout.prefix(400))")
+            // Fewer words keep the query language: the parenthesis is an error.
+            let short = try await sandbox.run("search", "nobody pays him)")
+            expectFailure(short, "')'")
+        }
+    }
+
+    @Test func theREPLRanksAPastedParagraph() async throws {
+        try await withBrowseSandbox { sandbox in
+            // Apostrophes and a quote, which the REPL's word splitting would read as quoting.
+            let line = ":relevant It's the \"volunteer\" again: " + Self.situation + "\n"
+            let output = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data(line.utf8))
+            #expect(output.status == 0, "\(output)")
+            #expect(output.stdoutLines.first?.hasPrefix("#2347  Dependency") == true, "\(output)")
+        }
+    }
+}
