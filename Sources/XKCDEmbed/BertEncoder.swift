@@ -133,9 +133,16 @@ struct BertEncoder: Sendable {
         let context = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * rows * rows)
         let wide = UnsafeMutablePointer<Float>.allocate(capacity: rows * inner)
+        // The heads' blocks, dense: queries, keys transposed, values, context.
+        let (headQuery, headKey, headValue, headContext) = (
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden))
         defer {
-            for buffer in [states, query, key, value, context, scores, wide] { buffer.deallocate() }
+            for buffer in [states, query, key, value, context, scores, wide, headQuery, headKey, headValue, headContext] {
+                buffer.deallocate()
+            }
         }
+        let (heads, headSize) = (configuration.headCount, hidden / configuration.headCount)
 
         // Embeddings: word + position + token type 0, then layer norm.
         states.initialize(repeating: 0, count: rows * hidden)
@@ -158,9 +165,22 @@ struct BertEncoder: Sendable {
             linear(plan.projection, layer.key, states, key)
             linear(plan.projection, layer.value, states, value)
             // Every head at once: scores = Q_h·K_hᵀ/√d, softmax, context_h = scores·V_h.
-            run(plan.scores, [DNNL_ARG_SRC: UnsafeRawPointer(query), DNNL_ARG_WEIGHTS: UnsafeRawPointer(key), DNNL_ARG_DST: UnsafeRawPointer(scores)])
+            for row in 0..<rows {
+                for head in 0..<heads {
+                    let (from, to) = (row * hidden + head * headSize, (head * rows + row) * headSize)
+                    (headQuery + to).update(from: query + from, count: headSize)
+                    (headValue + to).update(from: value + from, count: headSize)
+                    for column in 0..<headSize { headKey[(head * headSize + column) * rows + row] = key[from + column] }
+                }
+            }
+            run(plan.scores, [DNNL_ARG_SRC: UnsafeRawPointer(headQuery), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headKey), DNNL_ARG_DST: UnsafeRawPointer(scores)])
             run(plan.softmax, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_DST: UnsafeRawPointer(scores)])
-            run(plan.context, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(value), DNNL_ARG_DST: UnsafeRawPointer(context)])
+            run(plan.context, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headValue), DNNL_ARG_DST: UnsafeRawPointer(headContext)])
+            for row in 0..<rows {
+                for head in 0..<heads {
+                    (context + row * hidden + head * headSize).update(from: headContext + (head * rows + row) * headSize, count: headSize)
+                }
+            }
             // states = LayerNorm(context·Wᵀ + b + states)
             linear(plan.projectionAdded, layer.attentionOutput, context, states)
             normalize(states, rows: rows, with: layer.attentionNorm)

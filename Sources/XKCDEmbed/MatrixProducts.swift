@@ -25,11 +25,11 @@ final class MatrixProducts: @unchecked Sendable {
         let expansion: Primitive
         /// `y += x·Wᵀ + b` from the intermediate width: the output and its residual connection.
         let contractionAdded: Primitive
-        /// Every head's `Q_h·K_hᵀ/√d` at once, read in place from the `[rows, hidden]` matrices.
+        /// Every head's `Q_h·K_hᵀ/√d` at once, from `[heads, rows, headSize]` and `[heads, headSize, rows]`.
         let scores: Primitive
         /// Softmax of each row of the scores, in place.
         let softmax: Primitive
-        /// Every head's `softmax·V_h`, written into the head's columns of `[rows, hidden]`.
+        /// Every head's `softmax·V_h`, into `[heads, rows, headSize]`.
         let context: Primitive
         /// The most scratch space any of them needs.
         let scratchBytes: Int
@@ -98,8 +98,11 @@ final class MatrixProducts: @unchecked Sendable {
                 destination: plain([rows, outputs]),
                 postOps: postOps)
         }
-        // A head's block of a [rows, hidden] matrix as [heads, rows, headSize].
-        let byHead = strided([heads, rows, headSize], [headSize, hidden, 1])
+        // The heads' blocks copied out dense, [heads, rows, headSize] (keys transposed, [heads,
+        // headSize, rows]): strided in place, oneDNN takes its generic GEMM, whose kernels it
+        // generates on first use for 80 ms of every one-shot process; dense, the same brgemm
+        // kernels as the linear layers.
+        let byHead = plain([heads, rows, headSize])
         let scoresLayout = plain([heads, rows, rows])
         return Plan([
             linear(inputs: hidden, outputs: hidden, postOps: []),
@@ -107,7 +110,7 @@ final class MatrixProducts: @unchecked Sendable {
             linear(inputs: hidden, outputs: inner, postOps: [.gelu]),
             linear(inputs: inner, outputs: hidden, postOps: [.sum]),
             matmul(
-                source: byHead, weights: strided([heads, headSize, rows], [headSize, 1, hidden]), bias: nil,
+                source: byHead, weights: plain([heads, headSize, rows]), bias: nil,
                 destination: scoresLayout, postOps: [], scale: 1 / Float(headSize).squareRoot()),
             softmax(scoresLayout, axis: 2),
             matmul(source: scoresLayout, weights: byHead, bias: nil, destination: byHead, postOps: []),
