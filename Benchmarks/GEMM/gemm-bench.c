@@ -242,7 +242,6 @@ int main(int argc, char **argv) {
         double flops = 2.0 * rows * LAYERS * (4.0 * HIDDEN * HIDDEN + 2.0 * HIDDEN * INNER);
         printf("M=%2d: p50 %.3f ms, p90 %.3f ms, min %.3f ms (%.0f GFLOP/s at p50)\n", rows, times[REPEATS / 2],
                times[REPEATS * 9 / 10], times[0], flops / times[REPEATS / 2] / 1e6);
-        // the real one keeps x and y apart; here y is overwritten each time, which is fine for timing
     }
     return 0;
 }
