@@ -1,6 +1,6 @@
 // One embedding as a whole process: start, map the model, embed the text given, print the
 // vector's first components. Timed by hyperfine for the figures of docs/semantic-search.md (the
-// start-up cost of the model, the OpenBLAS variants, the weight layouts); built like the release.
+// start-up cost of the model, the matrix libraries, the weight layouts); built like the release.
 // With a repeat count, it embeds the text that many times more and prints the median and the
 // 99th percentile of those, a quick in-process figure beside the Embed benchmark's. With a thread
 // count as well, that many threads embed REPEAT times each at once, through one encoder, and it
