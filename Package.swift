@@ -52,11 +52,11 @@ let package = Package(
             name: "CEditLine",
             providers: [.apt(["libedit-dev"])]
         ),
-        // Matrix products for XKCDEmbed, its only importer (docs/semantic-search.md: which
-        // OpenBLAS variant and why).
+        // Matrix products for XKCDEmbed, its only importer (docs/semantic-search.md: oneDNN
+        // against OpenBLAS, BLIS and libxsmm).
         .systemLibrary(
-            name: "COpenBLAS",
-            providers: [.apt(["libopenblas-dev"])]
+            name: "CDNNL",
+            providers: [.apt(["libdnnl-dev"])]
         ),
         // Images to terminal output, for XKCDImage only (docs/images.md).
         .systemLibrary(
@@ -73,7 +73,7 @@ let package = Package(
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
         // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
         // slower unoptimised, and the tests and debug binaries embed real comics with it.
-        .target(name: "XKCDEmbed", dependencies: ["COpenBLAS"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "XKCDEmbed", dependencies: ["CDNNL"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(
             name: "XKCDFetch",
             dependencies: ["XKCDModel", "CZlib", "CCurl", .product(name: "Logging", package: "swift-log")]

@@ -1,4 +1,4 @@
-import COpenBLAS
+import CDNNL
 import Foundation
 
 /// The shape of a BERT encoder, from the model's `config.json`.
@@ -34,15 +34,15 @@ struct BertConfiguration: Decodable, Sendable {
 
 /// The BERT forward pass over one sequence, with the weights read from the mapped file.
 ///
-/// Every matrix product goes through `cblas_sgemm`; the element-wise steps (layer norm, softmax,
-/// GELU) are plain loops. One sequence has no padding, so the attention mask is all ones.
+/// The matrix products, softmax and GELU run in oneDNN (``MatrixProducts``), reading the weights
+/// where they lie in the mapping; layer norm is a plain loop. One sequence has no padding, so the
+/// attention mask is all ones.
 struct BertEncoder: Sendable {
-    /// `y = x·Wᵀ + b` with W stored as PyTorch stores it, `[outputs, inputs]`.
-    struct Linear: Sendable {
-        let weight: Tensor
-        let bias: Tensor
-        var outputs: Int { weight.shape[0] }
-        var inputs: Int { weight.shape[1] }
+    /// `y = x·Wᵀ + b` with W stored as PyTorch stores it, `[outputs, inputs]`, as float32.
+    struct Linear: @unchecked Sendable {
+        // @unchecked: the floats are the mapped file's, or converted once at load, and only read.
+        let weight: UnsafePointer<Float>
+        let bias: UnsafePointer<Float>
     }
 
     struct LayerNorm: Sendable {
@@ -68,15 +68,17 @@ struct BertEncoder: Sendable {
     private let tokenTypeEmbeddings: Tensor
     private let embeddingNorm: LayerNorm
     private let layers: [Layer]
+    private let products: MatrixProducts
+    private let converted: ConvertedFloats
 
     /// Finds every tensor the forward pass reads and checks its shape against `configuration`.
     init(file: ModelFile, configuration: BertConfiguration) throws(EmbedError) {
-        _ = singleThreadedBLAS
         let (hidden, inner) = (configuration.hiddenSize, configuration.intermediateSize)
+        let converted = ConvertedFloats(file)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
             Linear(
-                weight: try file.tensor("\(name).weight", shape: [outputs, inputs]),
-                bias: try file.tensor("\(name).bias", shape: [outputs]))
+                weight: converted.floats(try file.tensor("\(name).weight", shape: [outputs, inputs])),
+                bias: converted.floats(try file.tensor("\(name).bias", shape: [outputs])))
         }
         func norm(_ name: String) throws(EmbedError) -> LayerNorm {
             LayerNorm(weight: try file.tensor("\(name).weight", shape: [hidden]), bias: try file.tensor("\(name).bias", shape: [hidden]))
@@ -107,6 +109,9 @@ struct BertEncoder: Sendable {
                     outputNorm: try norm("\(prefix).output.LayerNorm")))
         }
         self.layers = layers
+        self.converted = converted
+        products = try MatrixProducts(
+            hidden: hidden, heads: configuration.headCount, inner: inner)
     }
 
     /// The last layer's hidden states for `ids`, one row of `hiddenSize` floats per token, summed
@@ -116,9 +121,9 @@ struct BertEncoder: Sendable {
     func summedHiddenStates(for ids: [Int32]) -> [Float] {
         let rows = ids.count
         let hidden = configuration.hiddenSize
-        let heads = configuration.headCount
-        let headSize = hidden / heads
         let inner = configuration.intermediateSize
+        let plan = products.plan(rows: rows)
+        let run = products.run(plan)
 
         // The scratch space of this call alone, so that calls may run at once on several threads.
         let states = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
@@ -126,11 +131,18 @@ struct BertEncoder: Sendable {
         let key = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let value = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let context = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: rows * rows)
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * rows * rows)
         let wide = UnsafeMutablePointer<Float>.allocate(capacity: rows * inner)
+        // The heads' blocks, dense: queries, keys transposed, values, context.
+        let (headQuery, headKey, headValue, headContext) = (
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden))
         defer {
-            for buffer in [states, query, key, value, context, scores, wide] { buffer.deallocate() }
+            for buffer in [states, query, key, value, context, scores, wide, headQuery, headKey, headValue, headContext] {
+                buffer.deallocate()
+            }
         }
+        let (heads, headSize) = (configuration.headCount, hidden / configuration.headCount)
 
         // Embeddings: word + position + token type 0, then layer norm.
         states.initialize(repeating: 0, count: rows * hidden)
@@ -142,29 +154,39 @@ struct BertEncoder: Sendable {
         }
         normalize(states, rows: rows, with: embeddingNorm)
 
-        let scale = 1 / Float(headSize).squareRoot()
+        func linear(_ primitive: MatrixProducts.Primitive, _ linear: Linear, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>) {
+            run(primitive, [
+                DNNL_ARG_SRC: UnsafeRawPointer(input), DNNL_ARG_WEIGHTS: UnsafeRawPointer(linear.weight),
+                DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
+            ])
+        }
         for layer in layers {
-            apply(layer.query, to: states, rows: rows, into: query)
-            apply(layer.key, to: states, rows: rows, into: key)
-            apply(layer.value, to: states, rows: rows, into: value)
-            for head in 0..<heads {
-                let column = head * headSize
-                // scores = Q_h · K_hᵀ / √d, both read in place from the [rows, hidden] matrices.
-                cblas_sgemm(
-                    CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(rows), Int32(headSize),
-                    scale, query + column, Int32(hidden), key + column, Int32(hidden), 0, scores, Int32(rows))
-                softmaxRows(scores, rows: rows, columns: rows)
-                // context_h = softmax(scores) · V_h, written into the head's columns.
-                cblas_sgemm(
-                    CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(rows), Int32(headSize), Int32(rows),
-                    1, scores, Int32(rows), value + column, Int32(hidden), 0, context + column, Int32(hidden))
+            linear(plan.projection, layer.query, states, query)
+            linear(plan.projection, layer.key, states, key)
+            linear(plan.projection, layer.value, states, value)
+            // Every head at once: scores = Q_h·K_hᵀ/√d, softmax, context_h = scores·V_h.
+            for row in 0..<rows {
+                for head in 0..<heads {
+                    let (from, to) = (row * hidden + head * headSize, (head * rows + row) * headSize)
+                    (headQuery + to).update(from: query + from, count: headSize)
+                    (headValue + to).update(from: value + from, count: headSize)
+                    for column in 0..<headSize { headKey[(head * headSize + column) * rows + row] = key[from + column] }
+                }
+            }
+            run(plan.scores, [DNNL_ARG_SRC: UnsafeRawPointer(headQuery), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headKey), DNNL_ARG_DST: UnsafeRawPointer(scores)])
+            run(plan.softmax, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_DST: UnsafeRawPointer(scores)])
+            run(plan.context, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headValue), DNNL_ARG_DST: UnsafeRawPointer(headContext)])
+            for row in 0..<rows {
+                for head in 0..<heads {
+                    (context + row * hidden + head * headSize).update(from: headContext + (head * rows + row) * headSize, count: headSize)
+                }
             }
             // states = LayerNorm(context·Wᵀ + b + states)
-            apply(layer.attentionOutput, to: context, rows: rows, into: states, accumulating: true)
+            linear(plan.projectionAdded, layer.attentionOutput, context, states)
             normalize(states, rows: rows, with: layer.attentionNorm)
-            apply(layer.intermediate, to: states, rows: rows, into: wide)
-            for index in 0..<rows * inner { wide[index] = gelu(wide[index]) }
-            apply(layer.output, to: wide, rows: rows, into: states, accumulating: true)
+            // states = LayerNorm(GELU(states·W₁ᵀ + b₁)·W₂ᵀ + b₂ + states)
+            linear(plan.expansion, layer.intermediate, states, wide)
+            linear(plan.contractionAdded, layer.output, wide, states)
             normalize(states, rows: rows, with: layer.outputNorm)
         }
 
@@ -173,30 +195,6 @@ struct BertEncoder: Sendable {
             for column in 0..<hidden { sum[column] += states[row * hidden + column] }
         }
         return sum
-    }
-
-    /// `output = input·Wᵀ + b`, or `output += input·Wᵀ + b` (the residual connection) when
-    /// `accumulating`.
-    private func apply(
-        _ linear: Linear, to input: UnsafePointer<Float>, rows: Int, into output: UnsafeMutablePointer<Float>,
-        accumulating: Bool = false
-    ) {
-        let (outputs, inputs) = (linear.outputs, linear.inputs)
-        file.withFloats(linear.bias) { bias in
-            for row in 0..<rows {
-                let destination = output + row * outputs
-                if accumulating {
-                    for column in 0..<outputs { destination[column] += bias[column] }
-                } else {
-                    destination.update(from: bias, count: outputs)
-                }
-            }
-        }
-        file.withFloats(linear.weight) { weight in
-            cblas_sgemm(
-                CblasRowMajor, CblasNoTrans, CblasTrans, Int32(rows), Int32(outputs), Int32(inputs),
-                1, input, Int32(inputs), weight, Int32(inputs), 1, output, Int32(outputs))
-        }
     }
 
     /// Layer norm of each row in place: zero mean, unit variance, then the learned scale and shift.
@@ -225,30 +223,28 @@ struct BertEncoder: Sendable {
     }
 }
 
-/// OpenBLAS on one thread per call: a query's matrices are too small for a second thread to pay
-/// (a whole process cost 24.7 ms of CPU with two threads against 22.7 ms with one, and a shared
-/// machine made the two-thread timings erratic), and the indexer runs its own tasks in parallel.
-/// Debian's pthread variant still locks its buffers, so calls from several threads are safe.
-/// Set once, lazily, as Swift initialises globals.
-private let singleThreadedBLAS: Void = openblas_set_num_threads(1)
+/// The layers' tensors as float32: the mapped bytes when the file stores float32 (the `mixed` and
+/// `int8` layouts), else a copy converted once, when the model is loaded, and kept with it.
+private final class ConvertedFloats: @unchecked Sendable {
+    // @unchecked: filled while the encoder is made, only read after.
+    private let file: ModelFile
+    private var copies: [UnsafeMutablePointer<Float>] = []
 
-/// Softmax of each row in place, the row's maximum subtracted first so that exp cannot overflow.
-private func softmaxRows(_ matrix: UnsafeMutablePointer<Float>, rows: Int, columns: Int) {
-    for row in 0..<rows {
-        let values = matrix + row * columns
-        var maximum = -Float.infinity
-        for column in 0..<columns { maximum = max(maximum, values[column]) }
-        var total: Float = 0
-        for column in 0..<columns {
-            values[column] = exp(values[column] - maximum)
-            total += values[column]
-        }
-        for column in 0..<columns { values[column] /= total }
+    init(_ file: ModelFile) {
+        self.file = file
     }
-}
 
-/// GELU in its exact form, `x·Φ(x)` through erf, as the model's "gelu" is (not the tanh
-/// approximation).
-private func gelu(_ x: Float) -> Float {
-    0.5 * x * (1 + erf(x / Float(2).squareRoot()))
+    deinit {
+        for copy in copies { copy.deallocate() }
+    }
+
+    func floats(_ tensor: Tensor) -> UnsafePointer<Float> {
+        file.withFloats(tensor) { floats in
+            if tensor.dtype == .f32 { return floats }
+            let copy = UnsafeMutablePointer<Float>.allocate(capacity: tensor.count)
+            copy.initialize(from: floats, count: tensor.count)
+            copies.append(copy)
+            return UnsafePointer(copy)
+        }
+    }
 }

@@ -7,12 +7,15 @@ public enum EmbedError: Error, Equatable, CustomStringConvertible {
     case modelDamaged(path: String, reason: String)
     /// The model is there but this user may not read it.
     case modelUnreadable(path: String)
+    /// oneDNN, which computes the encoder's matrix products, could not start on this machine.
+    case unsupportedProcessor
 
     public var description: String {
         switch self {
         case .modelMissing(let path): "no sentence-embedding model at \(path)"
         case .modelDamaged(let path, let reason): "the sentence-embedding model at \(path) is damaged: \(reason)"
         case .modelUnreadable(let path): "cannot read the sentence-embedding model at \(path) (permission denied)"
+        case .unsupportedProcessor: "the matrix library (oneDNN) cannot run on this processor"
         }
     }
 }

@@ -1,2 +1,0 @@
-// Debian's libopenblas-dev installs cblas.h as an alternative of the chosen OpenBLAS variant.
-#include <cblas.h>

@@ -1,0 +1,255 @@
+import CDNNL
+import Synchronization
+
+/// oneDNN's matrix products (`matmul`) and row-wise softmax for the encoder, made once for each
+/// number of tokens and kept.
+///
+/// A primitive is immutable once made: several threads may run it at once. Each call brings its
+/// own scratch space (the scratchpad is the caller's, never the library's), its own stream and
+/// its own memory objects over its buffers, so nothing is shared but the primitives.
+final class MatrixProducts: @unchecked Sendable {
+    // @unchecked: the primitives are read-only after creation; `plans` is behind its mutex.
+    private let engine: dnnl_engine_t
+    private let hidden: Int
+    private let heads: Int
+    private let inner: Int
+    private let plans = Mutex<[Int: Plan]>([:])
+
+    /// The primitives of one forward pass over `rows` tokens.
+    final class Plan: @unchecked Sendable {
+        /// `x·Wᵀ + b` for the query, key and value projections.
+        let projection: Primitive
+        /// `y += x·Wᵀ + b`: the attention output and its residual connection.
+        let projectionAdded: Primitive
+        /// `GELU(x·Wᵀ + b)` into the intermediate width.
+        let expansion: Primitive
+        /// `y += x·Wᵀ + b` from the intermediate width: the output and its residual connection.
+        let contractionAdded: Primitive
+        /// Every head's `Q_h·K_hᵀ/√d` at once, from `[heads, rows, headSize]` and `[heads, headSize, rows]`.
+        let scores: Primitive
+        /// Softmax of each row of the scores, in place.
+        let softmax: Primitive
+        /// Every head's `softmax·V_h`, into `[heads, rows, headSize]`.
+        let context: Primitive
+        /// The most scratch space any of them needs.
+        let scratchBytes: Int
+
+        init(_ primitives: [Primitive]) {
+            (projection, projectionAdded, expansion, contractionAdded, scores, softmax, context) =
+                (primitives[0], primitives[1], primitives[2], primitives[3], primitives[4], primitives[5], primitives[6])
+            scratchBytes = primitives.map(\.scratchBytes).max() ?? 0
+        }
+    }
+
+    /// One primitive and the layout of what it reads and writes.
+    final class Primitive: @unchecked Sendable {
+        let primitive: dnnl_primitive_t
+        let descriptors: [Int32: dnnl_memory_desc_t]
+        let scratchpad: dnnl_memory_desc_t
+        let scratchBytes: Int
+
+        init(_ primitive: dnnl_primitive_t, descriptors: [Int32: dnnl_memory_desc_t], scratchpad: dnnl_memory_desc_t) {
+            self.primitive = primitive
+            self.descriptors = descriptors
+            var scratchpad = scratchpad
+            self.scratchpad = scratchpad
+            scratchBytes = dnnl_memory_desc_get_size(&scratchpad)
+        }
+
+        deinit { dnnl_primitive_destroy(primitive) }
+    }
+
+    init(hidden: Int, heads: Int, inner: Int) throws(EmbedError) {
+        oneThread()
+        var engine: dnnl_engine_t?
+        guard dnnl_engine_create(&engine, dnnl_cpu, 0) == dnnl_success, let engine else {
+            throw .unsupportedProcessor
+        }
+        self.engine = engine
+        (self.hidden, self.heads, self.inner) = (hidden, heads, inner)
+    }
+
+    deinit {
+        plans.withLock { $0.removeAll() }
+        dnnl_engine_destroy(engine)
+    }
+
+    /// The primitives for `rows` tokens: made on first use, then kept. Two threads meeting a new
+    /// count at once may both make them; the first kept wins.
+    func plan(rows: Int) -> Plan {
+        oneThread()
+        if let plan = plans.withLock({ $0[rows] }) { return plan }
+        let plan = makePlan(rows: rows)
+        return plans.withLock { plans in
+            if let existing = plans[rows] { return existing }
+            plans[rows] = plan
+            return plan
+        }
+    }
+
+    private func makePlan(rows: Int) -> Plan {
+        let headSize = hidden / heads
+        func linear(inputs: Int, outputs: Int, postOps: [PostOp]) -> Primitive {
+            matmul(
+                source: plain([rows, inputs]),
+                // Stored as PyTorch stores it, [outputs, inputs]: the transposed matrix, read in place.
+                weights: strided([inputs, outputs], [1, inputs]),
+                bias: plain([1, outputs]),
+                destination: plain([rows, outputs]),
+                postOps: postOps)
+        }
+        // The heads' blocks copied out dense, [heads, rows, headSize] (keys transposed, [heads,
+        // headSize, rows]): strided in place, oneDNN takes its generic GEMM, whose kernels it
+        // generates on first use for 80 ms of every one-shot process; dense, the same brgemm
+        // kernels as the linear layers.
+        let byHead = plain([heads, rows, headSize])
+        let scoresLayout = plain([heads, rows, rows])
+        return Plan([
+            linear(inputs: hidden, outputs: hidden, postOps: []),
+            linear(inputs: hidden, outputs: hidden, postOps: [.sum]),
+            linear(inputs: hidden, outputs: inner, postOps: [.gelu]),
+            linear(inputs: inner, outputs: hidden, postOps: [.sum]),
+            matmul(
+                source: byHead, weights: plain([heads, headSize, rows]), bias: nil,
+                destination: scoresLayout, postOps: [], scale: 1 / Float(headSize).squareRoot()),
+            softmax(scoresLayout, axis: 2),
+            matmul(source: scoresLayout, weights: byHead, bias: nil, destination: byHead, postOps: []),
+        ])
+    }
+
+    enum PostOp { case sum, gelu }
+
+    private func matmul(
+        source: dnnl_memory_desc_t, weights: dnnl_memory_desc_t, bias: dnnl_memory_desc_t?,
+        destination: dnnl_memory_desc_t, postOps: [PostOp], scale: Float = 1
+    ) -> Primitive {
+        var (source, weights, destination) = (source, weights, destination)
+        var descriptor = dnnl_matmul_desc_t()
+        let status: dnnl_status_t
+        if var bias {
+            status = dnnl_matmul_desc_init(&descriptor, &source, &weights, &bias, &destination)
+        } else {
+            status = dnnl_matmul_desc_init(&descriptor, &source, &weights, nil, &destination)
+        }
+        check(status, "matmul descriptor")
+        var arguments = [DNNL_ARG_SRC: source, DNNL_ARG_WEIGHTS: weights, DNNL_ARG_DST: destination]
+        if let bias { arguments[DNNL_ARG_BIAS] = bias }
+        return primitive(&descriptor, arguments: arguments) { attributes in
+            var operations: dnnl_post_ops_t?
+            check(dnnl_post_ops_create(&operations), "post-ops")
+            for operation in postOps {
+                switch operation {
+                case .sum: check(dnnl_post_ops_append_sum(operations, 1), "sum post-op")
+                case .gelu: check(dnnl_post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
+                }
+            }
+            check(dnnl_primitive_attr_set_post_ops(attributes, operations), "post-ops")
+            dnnl_post_ops_destroy(operations)
+            if scale != 1 {
+                var scale = scale
+                check(dnnl_primitive_attr_set_output_scales(attributes, 1, 0, &scale), "scale")
+            }
+        }
+    }
+
+    private func softmax(_ layout: dnnl_memory_desc_t, axis: Int32) -> Primitive {
+        var layout = layout
+        var descriptor = dnnl_softmax_desc_t()
+        check(dnnl_softmax_forward_desc_init(&descriptor, dnnl_forward_inference, &layout, axis), "softmax descriptor")
+        return primitive(&descriptor, arguments: [DNNL_ARG_SRC: layout, DNNL_ARG_DST: layout]) { _ in }
+    }
+
+    private func primitive<Descriptor>(
+        _ descriptor: inout Descriptor, arguments: [Int32: dnnl_memory_desc_t],
+        attributes configure: (dnnl_primitive_attr_t?) -> Void
+    ) -> Primitive {
+        var attributes: dnnl_primitive_attr_t?
+        check(dnnl_primitive_attr_create(&attributes), "attributes")
+        defer { dnnl_primitive_attr_destroy(attributes) }
+        // The caller's scratch space, so that threads running the same primitive never share one.
+        check(dnnl_primitive_attr_set_scratchpad_mode(attributes, dnnl_scratchpad_mode_user), "scratchpad")
+        configure(attributes)
+        var description: dnnl_primitive_desc_t?
+        check(dnnl_primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
+        defer { dnnl_primitive_desc_destroy(description) }
+        var primitive: dnnl_primitive_t?
+        check(dnnl_primitive_create(&primitive, description), "primitive")
+        let scratchpad = dnnl_primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
+        return Primitive(primitive!, descriptors: arguments, scratchpad: scratchpad)
+    }
+
+    /// A row-major matrix (or stack of matrices) of float32.
+    private func plain(_ dimensions: [Int]) -> dnnl_memory_desc_t {
+        strided(dimensions, dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) })
+    }
+
+    private func strided(_ dimensions: [Int], _ strides: [Int]) -> dnnl_memory_desc_t {
+        var descriptor = dnnl_memory_desc_t()
+        // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
+        let (dims, steps) = (dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count),
+                             strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count))
+        check(dnnl_memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps), "memory layout")
+        return descriptor
+    }
+
+    /// One call's stream, scratch space and memory objects.
+    final class Run {
+        private let engine: dnnl_engine_t
+        private let stream: dnnl_stream_t
+        private let scratch: UnsafeMutableRawPointer
+        private let scratchBytes: Int
+
+        fileprivate init(engine: dnnl_engine_t, scratchBytes: Int) {
+            self.engine = engine
+            var stream: dnnl_stream_t?
+            check(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags.rawValue), "stream")
+            self.stream = stream!
+            self.scratchBytes = max(scratchBytes, 64)
+            scratch = UnsafeMutableRawPointer.allocate(byteCount: self.scratchBytes, alignment: 64)
+        }
+
+        deinit {
+            dnnl_stream_wait(stream)
+            dnnl_stream_destroy(stream)
+            scratch.deallocate()
+        }
+
+        /// Runs `primitive` over the buffers given by argument (`DNNL_ARG_SRC` and so on).
+        func callAsFunction(_ primitive: Primitive, _ buffers: [Int32: UnsafeRawPointer]) {
+            var memories: [dnnl_exec_arg_t] = []
+            memories.reserveCapacity(buffers.count + 1)
+            defer { for memory in memories { dnnl_memory_destroy(memory.memory) } }
+            func add(_ argument: Int32, _ descriptor: dnnl_memory_desc_t, _ handle: UnsafeRawPointer) {
+                var descriptor = descriptor
+                var memory: dnnl_memory_t?
+                check(dnnl_memory_create(&memory, &descriptor, engine, UnsafeMutableRawPointer(mutating: handle)), "memory")
+                memories.append(dnnl_exec_arg_t(arg: argument, memory: memory!))
+            }
+            for (argument, buffer) in buffers {
+                add(argument, primitive.descriptors[argument]!, buffer)
+            }
+            add(DNNL_ARG_SCRATCHPAD, primitive.scratchpad, scratch)
+            check(dnnl_primitive_execute(primitive.primitive, stream, Int32(memories.count), memories), "execute")
+        }
+    }
+
+    func run(_ plan: Plan) -> Run {
+        Run(engine: engine, scratchBytes: plan.scratchBytes)
+    }
+}
+
+/// oneDNN takes its thread count from OpenMP's setting for the calling thread, which is two (the
+/// cores) unless set: one, so that a query starts no thread team. A second thread does not pay
+/// for a query's small matrices, OpenMP's waiting threads spin for a while after each product
+/// (a one-shot process spent 5 times its CPU in them), and the server and the indexer run their
+/// own calls in parallel. Set before anything of oneDNN runs on a thread: making a primitive
+/// runs in parallel too.
+private func oneThread() {
+    omp_set_num_threads(1)
+}
+
+/// The encoder's own calls are made with shapes checked against the configuration, so a failure
+/// here is a programming error (or memory exhausted), not bad input.
+private func check(_ status: dnnl_status_t, _ what: String) {
+    precondition(status == dnnl_success, "oneDNN failed to make or run the \(what) (status \(status.rawValue))")
+}
