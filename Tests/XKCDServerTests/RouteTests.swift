@@ -336,7 +336,7 @@ struct RelevantRouteTests {
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try JSONDocument.line(RelevantDocument(engine.relevant(to: Self.situation, limit: 3)))
         #expect(expected.contains("\"num\":2347"))
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: "/api/relevant?limit=3", method: .post, body: try body(Self.situation)) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -346,7 +346,7 @@ struct RelevantRouteTests {
 
     @Test func aPassageOverTheLimitIs413AndABadBody400() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.makeApplication().testLive { client in
             let long = String(repeating: "a", count: SearchEngine.maximumPassageLength + 1)
             try await client.execute(uri: "/api/relevant", method: .post, body: try body(long)) { response in
                 #expect(response.status == .contentTooLarge)
