@@ -56,7 +56,7 @@ final class MatrixProducts: @unchecked Sendable {
             scratchBytes = dnnl.memory_desc_get_size(&scratchpad)
         }
 
-        deinit { dnnl.primitive_destroy(primitive) }
+        deinit { _ = dnnl.primitive_destroy(primitive) }
     }
 
     /// - Throws: ``EmbedError/matrixLibraryMissing(reason:)`` when oneDNN cannot be loaded,
@@ -74,7 +74,7 @@ final class MatrixProducts: @unchecked Sendable {
 
     deinit {
         plans.withLock { $0.removeAll() }
-        dnnl.engine_destroy(engine)
+        _ = dnnl.engine_destroy(engine)
     }
 
     /// The primitives for `rows` tokens: made on first use, then kept. Two threads meeting a new
@@ -147,7 +147,7 @@ final class MatrixProducts: @unchecked Sendable {
                 }
             }
             check(dnnl.primitive_attr_set_post_ops(attributes, operations), "post-ops")
-            dnnl.post_ops_destroy(operations)
+            _ = dnnl.post_ops_destroy(operations)
             if scale != 1 {
                 var scale = scale
                 check(dnnl.primitive_attr_set_output_scales(attributes, 1, 0, &scale), "scale")
@@ -168,13 +168,13 @@ final class MatrixProducts: @unchecked Sendable {
     ) -> Primitive {
         var attributes: dnnl_primitive_attr_t?
         check(dnnl.primitive_attr_create(&attributes), "attributes")
-        defer { dnnl.primitive_attr_destroy(attributes) }
+        defer { _ = dnnl.primitive_attr_destroy(attributes) }
         // The caller's scratch space, so that threads running the same primitive never share one.
         check(dnnl.primitive_attr_set_scratchpad_mode(attributes, dnnl_scratchpad_mode_user), "scratchpad")
         configure(attributes)
         var description: dnnl_primitive_desc_t?
         check(dnnl.primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
-        defer { dnnl.primitive_desc_destroy(description) }
+        defer { _ = dnnl.primitive_desc_destroy(description) }
         var primitive: dnnl_primitive_t?
         check(dnnl.primitive_create(&primitive, description), "primitive")
         let scratchpad = dnnl.primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
@@ -212,8 +212,8 @@ final class MatrixProducts: @unchecked Sendable {
         }
 
         deinit {
-            dnnl.stream_wait(stream)
-            dnnl.stream_destroy(stream)
+            _ = dnnl.stream_wait(stream)
+            _ = dnnl.stream_destroy(stream)
             scratch.deallocate()
         }
 
@@ -221,7 +221,7 @@ final class MatrixProducts: @unchecked Sendable {
         func callAsFunction(_ primitive: Primitive, _ buffers: [Int32: UnsafeRawPointer]) {
             var memories: [dnnl_exec_arg_t] = []
             memories.reserveCapacity(buffers.count + 1)
-            defer { for memory in memories { dnnl.memory_destroy(memory.memory) } }
+            defer { for memory in memories { _ = dnnl.memory_destroy(memory.memory) } }
             func add(_ argument: Int32, _ descriptor: dnnl_memory_desc_t, _ handle: UnsafeRawPointer) {
                 var descriptor = descriptor
                 var memory: dnnl_memory_t?
