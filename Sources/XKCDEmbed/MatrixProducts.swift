@@ -53,16 +53,19 @@ final class MatrixProducts: @unchecked Sendable {
             self.descriptors = descriptors
             var scratchpad = scratchpad
             self.scratchpad = scratchpad
-            scratchBytes = dnnl_memory_desc_get_size(&scratchpad)
+            scratchBytes = dnnl.memory_desc_get_size(&scratchpad)
         }
 
-        deinit { dnnl_primitive_destroy(primitive) }
+        deinit { _ = dnnl.primitive_destroy(primitive) }
     }
 
+    /// - Throws: ``EmbedError/matrixLibraryMissing(reason:)`` when oneDNN cannot be loaded,
+    ///   ``EmbedError/unsupportedProcessor`` when it cannot run here.
     init(hidden: Int, heads: Int, inner: Int) throws(EmbedError) {
+        try loadLibrary()
         oneThread()
         var engine: dnnl_engine_t?
-        guard dnnl_engine_create(&engine, dnnl_cpu, 0) == dnnl_success, let engine else {
+        guard dnnl.engine_create(&engine, dnnl_cpu, 0) == dnnl_success, let engine else {
             throw .unsupportedProcessor
         }
         self.engine = engine
@@ -71,7 +74,7 @@ final class MatrixProducts: @unchecked Sendable {
 
     deinit {
         plans.withLock { $0.removeAll() }
-        dnnl_engine_destroy(engine)
+        _ = dnnl.engine_destroy(engine)
     }
 
     /// The primitives for `rows` tokens: made on first use, then kept. Two threads meeting a new
@@ -127,27 +130,27 @@ final class MatrixProducts: @unchecked Sendable {
         var descriptor = dnnl_matmul_desc_t()
         let status: dnnl_status_t
         if var bias {
-            status = dnnl_matmul_desc_init(&descriptor, &source, &weights, &bias, &destination)
+            status = dnnl.matmul_desc_init(&descriptor, &source, &weights, &bias, &destination)
         } else {
-            status = dnnl_matmul_desc_init(&descriptor, &source, &weights, nil, &destination)
+            status = dnnl.matmul_desc_init(&descriptor, &source, &weights, nil, &destination)
         }
         check(status, "matmul descriptor")
         var arguments = [DNNL_ARG_SRC: source, DNNL_ARG_WEIGHTS: weights, DNNL_ARG_DST: destination]
         if let bias { arguments[DNNL_ARG_BIAS] = bias }
         return primitive(&descriptor, arguments: arguments) { attributes in
             var operations: dnnl_post_ops_t?
-            check(dnnl_post_ops_create(&operations), "post-ops")
+            check(dnnl.post_ops_create(&operations), "post-ops")
             for operation in postOps {
                 switch operation {
-                case .sum: check(dnnl_post_ops_append_sum(operations, 1), "sum post-op")
-                case .gelu: check(dnnl_post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
+                case .sum: check(dnnl.post_ops_append_sum(operations, 1), "sum post-op")
+                case .gelu: check(dnnl.post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
                 }
             }
-            check(dnnl_primitive_attr_set_post_ops(attributes, operations), "post-ops")
-            dnnl_post_ops_destroy(operations)
+            check(dnnl.primitive_attr_set_post_ops(attributes, operations), "post-ops")
+            _ = dnnl.post_ops_destroy(operations)
             if scale != 1 {
                 var scale = scale
-                check(dnnl_primitive_attr_set_output_scales(attributes, 1, 0, &scale), "scale")
+                check(dnnl.primitive_attr_set_output_scales(attributes, 1, 0, &scale), "scale")
             }
         }
     }
@@ -155,7 +158,7 @@ final class MatrixProducts: @unchecked Sendable {
     private func softmax(_ layout: dnnl_memory_desc_t, axis: Int32) -> Primitive {
         var layout = layout
         var descriptor = dnnl_softmax_desc_t()
-        check(dnnl_softmax_forward_desc_init(&descriptor, dnnl_forward_inference, &layout, axis), "softmax descriptor")
+        check(dnnl.softmax_forward_desc_init(&descriptor, dnnl_forward_inference, &layout, axis), "softmax descriptor")
         return primitive(&descriptor, arguments: [DNNL_ARG_SRC: layout, DNNL_ARG_DST: layout]) { _ in }
     }
 
@@ -164,17 +167,17 @@ final class MatrixProducts: @unchecked Sendable {
         attributes configure: (dnnl_primitive_attr_t?) -> Void
     ) -> Primitive {
         var attributes: dnnl_primitive_attr_t?
-        check(dnnl_primitive_attr_create(&attributes), "attributes")
-        defer { dnnl_primitive_attr_destroy(attributes) }
+        check(dnnl.primitive_attr_create(&attributes), "attributes")
+        defer { _ = dnnl.primitive_attr_destroy(attributes) }
         // The caller's scratch space, so that threads running the same primitive never share one.
-        check(dnnl_primitive_attr_set_scratchpad_mode(attributes, dnnl_scratchpad_mode_user), "scratchpad")
+        check(dnnl.primitive_attr_set_scratchpad_mode(attributes, dnnl_scratchpad_mode_user), "scratchpad")
         configure(attributes)
         var description: dnnl_primitive_desc_t?
-        check(dnnl_primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
-        defer { dnnl_primitive_desc_destroy(description) }
+        check(dnnl.primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
+        defer { _ = dnnl.primitive_desc_destroy(description) }
         var primitive: dnnl_primitive_t?
-        check(dnnl_primitive_create(&primitive, description), "primitive")
-        let scratchpad = dnnl_primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
+        check(dnnl.primitive_create(&primitive, description), "primitive")
+        let scratchpad = dnnl.primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
         return Primitive(primitive!, descriptors: arguments, scratchpad: scratchpad)
     }
 
@@ -188,7 +191,7 @@ final class MatrixProducts: @unchecked Sendable {
         // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
         let (dims, steps) = (dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count),
                              strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count))
-        check(dnnl_memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps), "memory layout")
+        check(dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps), "memory layout")
         return descriptor
     }
 
@@ -202,15 +205,15 @@ final class MatrixProducts: @unchecked Sendable {
         fileprivate init(engine: dnnl_engine_t, scratchBytes: Int) {
             self.engine = engine
             var stream: dnnl_stream_t?
-            check(dnnl_stream_create(&stream, engine, dnnl_stream_default_flags.rawValue), "stream")
+            check(dnnl.stream_create(&stream, engine, dnnl_stream_default_flags.rawValue), "stream")
             self.stream = stream!
             self.scratchBytes = max(scratchBytes, 64)
             scratch = UnsafeMutableRawPointer.allocate(byteCount: self.scratchBytes, alignment: 64)
         }
 
         deinit {
-            dnnl_stream_wait(stream)
-            dnnl_stream_destroy(stream)
+            _ = dnnl.stream_wait(stream)
+            _ = dnnl.stream_destroy(stream)
             scratch.deallocate()
         }
 
@@ -218,23 +221,40 @@ final class MatrixProducts: @unchecked Sendable {
         func callAsFunction(_ primitive: Primitive, _ buffers: [Int32: UnsafeRawPointer]) {
             var memories: [dnnl_exec_arg_t] = []
             memories.reserveCapacity(buffers.count + 1)
-            defer { for memory in memories { dnnl_memory_destroy(memory.memory) } }
+            defer { for memory in memories { _ = dnnl.memory_destroy(memory.memory) } }
             func add(_ argument: Int32, _ descriptor: dnnl_memory_desc_t, _ handle: UnsafeRawPointer) {
                 var descriptor = descriptor
                 var memory: dnnl_memory_t?
-                check(dnnl_memory_create(&memory, &descriptor, engine, UnsafeMutableRawPointer(mutating: handle)), "memory")
+                check(dnnl.memory_create(&memory, &descriptor, engine, UnsafeMutableRawPointer(mutating: handle)), "memory")
                 memories.append(dnnl_exec_arg_t(arg: argument, memory: memory!))
             }
             for (argument, buffer) in buffers {
                 add(argument, primitive.descriptors[argument]!, buffer)
             }
             add(DNNL_ARG_SCRATCHPAD, primitive.scratchpad, scratch)
-            check(dnnl_primitive_execute(primitive.primitive, stream, Int32(memories.count), memories), "execute")
+            check(dnnl.primitive_execute(primitive.primitive, stream, Int32(memories.count), memories), "execute")
         }
     }
 
     func run(_ plan: Plan) -> Run {
         Run(engine: engine, scratchBytes: plan.scratchBytes)
+    }
+}
+
+/// oneDNN's functions, from the library ``MatrixProducts/init(hidden:heads:inner:)`` loads (and
+/// throws without): everything here that calls them runs after it.
+private let dnnl: xkcd_dnnl_functions = {
+    var unused: CChar = 0
+    guard let functions = xkcd_dnnl_load(&unused, 0) else { preconditionFailure("oneDNN called before it was loaded") }
+    return functions.pointee
+}()
+
+/// Opens oneDNN, once per process, when the first encoder is made: a search that embeds nothing
+/// never loads it (Sources/CDNNL).
+private func loadLibrary() throws(EmbedError) {
+    var reason = [CChar](repeating: 0, count: 128)
+    guard xkcd_dnnl_load(&reason, reason.count) != nil else {
+        throw .matrixLibraryMissing(reason: reason.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 }
 
@@ -245,7 +265,7 @@ final class MatrixProducts: @unchecked Sendable {
 /// own calls in parallel. Set before anything of oneDNN runs on a thread: making a primitive
 /// runs in parallel too.
 private func oneThread() {
-    omp_set_num_threads(1)
+    dnnl.omp_set_num_threads(1)
 }
 
 /// The encoder's own calls are made with shapes checked against the configuration, so a failure

@@ -65,6 +65,32 @@ struct SemanticSearchCommandTests {
         }
     }
 
+    /// oneDNN is opened on the first embedding, not at start (Sources/CDNNL): a search that never
+    /// embeds does not load it, and without it a description search falls back to words.
+    /// XKCD_SEARCH_DNNL points the loader at another file; LD_DEBUG=files has the dynamic loader
+    /// name every library it loads.
+    @Test func oneDNNIsLoadedOnlyToEmbedAndWithoutItSearchIsByWords() async throws {
+        try await withBrowseSandbox { sandbox in
+            func loadsOneDNN(_ output: BinaryRunner.Output) -> Bool { output.stderr.contains("file=libdnnl.so.2") }
+            let short = try await sandbox.run("search", "bobby tables", environment: ["LD_DEBUG": "files"])
+            #expect(short.status == 0 && short.stdout.hasPrefix("#327"), "\(short)")
+            #expect(!loadsOneDNN(short), "a two-word search loaded oneDNN: \(short.stderr)")
+            let described = try await sandbox.run("search", Self.description, environment: ["LD_DEBUG": "files"])
+            #expect(described.status == 0 && loadsOneDNN(described), "\(described)")
+
+            let missing = ["XKCD_SEARCH_DNNL": "/nonexistent/libdnnl.so.2"]
+            let output = try await sandbox.run("search", Self.description, environment: missing)
+            #expect(output.status == 0, "\(output)")
+            #expect(!output.stdout.isEmpty, "\(output)")
+            #expect(output.stderrLines == [
+                "semantic search is off: the sentence model needs oneDNN (Debian's libdnnl2, which `make deps` installs): "
+                    + "libdnnl.so.2 could not be loaded; searching by words only"
+            ], "\(output)")
+            let stats = try await sandbox.run("stats", environment: missing)
+            #expect(stats.stdout.contains("by meaning:    off: the sentence model needs oneDNN"), "\(stats)")
+        }
+    }
+
     @Test func statsSaysSearchByMeaningIsOn() async throws {
         try await withBrowseSandbox { sandbox in
             let stats = try await sandbox.json("stats", "--json")
