@@ -33,6 +33,13 @@ public struct ImageOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
     public var imageURL = defaultImageURL
+    /// `XKCD_SEARCH_IMAGE_TIMEOUT`: seconds an image fetch waits without a byte, from 1 to 600,
+    /// for a slow link or a test's image server on a loaded machine; nil when not set.
+    /// `show`'s fetch and `serve`'s `/images/N` both read it.
+    public static var timeoutFromEnvironment: Double? {
+        ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init).map { min(600, max(1, $0)) }
+    }
+
     public static let defaultImageURL = "https://imgs.xkcd.com"
 
     /// `xkcd-search-image --for-pager`'s exit status when the image is in a pixel format, which

@@ -165,7 +165,7 @@ public struct APIServer: Sendable {
         get(router, "/api/openapi.json") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_json)))
+                body: ResponseBody(byteBuffer: Self.openAPIDocument))
         }
         get(router, "/api/favourites", use: listFavourites)
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
@@ -211,6 +211,9 @@ public struct APIServer: Sendable {
         }
         return n
     }
+
+    /// `/api/openapi.json` as compiled in, copied into a buffer once rather than per request.
+    static let openAPIDocument = ByteBuffer(bytes: PackageResources.openapi_json)
 
     /// The page sizes `limit` takes, as `search --limit`.
     static let limits = 1...1000

@@ -164,9 +164,10 @@ struct WebPages: Sendable {
     }
 
     /// The no-JavaScript favourite toggle: a form posted by the comic's own page. Same-origin only,
-    /// so that another site's form cannot change the favourites; then back to the comic (303).
+    /// by the rule of the favourites API (``APIServer/isSameOrigin(_:)``), so that another site's
+    /// form cannot change the favourites; then back to the comic (303).
     private func toggleFavourite(_ request: Request, context: BasicRequestContext) async throws -> Outcome {
-        guard Self.isSameOrigin(request) else {
+        guard APIServer.isSameOrigin(request) else {
             return .page(template: "error", title: "Refused", status: .forbidden,
                          content: ErrorView(message: "favourites can be changed from this server's own pages only"))
         }
@@ -192,19 +193,6 @@ struct WebPages: Sendable {
     struct FavouriteForm: Decodable {
         var action: String
         var tags: String?
-    }
-
-    /// A request of this server's own pages: the browser says so (`Sec-Fetch-Site`), or its
-    /// `Origin` names the host the request was sent to.
-    static func isSameOrigin(_ request: Request) -> Bool {
-        if let site = request.headers.first(where: { $0.name.canonicalName == "sec-fetch-site" }) {
-            return site.value == "same-origin"
-        }
-        guard let origin = request.headers[.origin], let authority = request.head.authority,
-              let components = URLComponents(string: origin), let host = components.host
-        else { return false }
-        let named = components.port.map { "\(host):\($0)" } ?? host
-        return named.lowercased() == authority.lowercased()
     }
 
     // MARK: Views

@@ -22,8 +22,8 @@ struct FetchImage: AsyncParsableCommand {
 
     func run() async throws {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let idle = ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init)
-        let source = HTTPComicSource(configuration: Self.httpConfiguration(idleSeconds: idle), logger: global.makeLogger())
+        let source = HTTPComicSource(
+            configuration: Self.httpConfiguration(idleSeconds: ImageOptions.timeoutFromEnvironment), logger: global.makeLogger())
         let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: imageURL)!)
         do {
             _ = try await fetcher.image(comic: comic, imageURL: img)
@@ -41,7 +41,7 @@ struct FetchImage: AsyncParsableCommand {
     /// `XKCD_SEARCH_IMAGE_TIMEOUT` (seconds without a byte, from 1 to 600) sets another limit,
     /// with 2 s more for the whole try: for a slow link, or a test server on a loaded machine.
     static func httpConfiguration(idleSeconds: Double?) -> HTTPComicSource.Configuration {
-        let idle = idleSeconds.map { min(600, max(1, $0)) } ?? 3
+        let idle = idleSeconds ?? 3
         return HTTPComicSource.Configuration(
             requestTimeout: .milliseconds(Int(idle * 1000)), requestDeadline: .milliseconds(Int(idle * 1000) + 2000),
             retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))

@@ -24,13 +24,6 @@ struct XKCDSearchServe: AsyncParsableCommand {
         }
     }
 
-    /// `XKCD_SEARCH_IMAGE_TIMEOUT` (seconds without a byte, from 1 to 600), as `show` reads it:
-    /// for a slow link, or a test's image server on a loaded machine; 5 s otherwise.
-    private static var imageTimeout: Duration {
-        let seconds = ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init)
-        return .milliseconds(Int((seconds.map { min(600, max(1, $0)) } ?? 5) * 1000))
-    }
-
     private func serve() async throws {
         // The access log is the server's output: at info always, the query strings with -v.
         var logger = GlobalOptions.makeLogger(verbose: true)
@@ -40,7 +33,7 @@ struct XKCDSearchServe: AsyncParsableCommand {
         let configuration = APIServer.Configuration(
             host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost,
             requestDeadline: .seconds(options.deadline), imageBaseURL: URL(string: options.imageURL)!,
-            imageTimeout: Self.imageTimeout)
+            imageTimeout: .milliseconds(Int((ImageOptions.timeoutFromEnvironment ?? 5) * 1000)))
         if !configuration.isLoopback, !options.readOnly {
             Terminal.printError(
                 "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites")
