@@ -5,8 +5,7 @@ import Foundation
 /// embedded, a child process waited for, a socket read) would stop every other task of the
 /// process from running on it.
 ///
-/// A new thread, not one of Dispatch's global queues: those run about as many blocks at once as
-/// there are cores, so blocking work queued there waits for other blocking work to end.
+/// A new thread each call, not a pool's: it never waits for another call's thread to come free.
 ///
 /// ```swift
 /// let vectors = await offTheTaskPool { encoder.embedding(forTokenIDs: tokens) }
