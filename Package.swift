@@ -105,7 +105,7 @@ let package = Package(
         ),
         .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
         .target(name: "CPseudoTerminal"),
-        // What both executables share: global options, the index command's options, the terminal.
+        // What the executables share: global options, the index command's options, the terminal.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
@@ -169,6 +169,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What the test targets share (fixtures, the fixture HTTP server, waiting for events): a
+        // target, not a product, as swift-format's _SwiftFormatTestSupport.
         .target(
             name: "_XKCDTestSupport",
             dependencies: [
@@ -216,5 +218,8 @@ for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // Every public type says whether it may cross tasks (as swift-log's manifest asks). An unsafe
+    // flag is allowed here: this is the root package, never a dependency.
+    settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
     target.swiftSettings = settings
 }

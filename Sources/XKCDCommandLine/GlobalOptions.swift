@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// Options every command takes.
-public struct GlobalOptions: ParsableArguments {
+public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(name: .long, help: ArgumentHelp(
         "The index file, or a directory to hold index.sqlite.",
         discussion: "Default: $XKCD_SEARCH_DB, else $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",

@@ -10,7 +10,7 @@ import Glibc
 ///
 /// `xkcd-search` decides whether to draw; `xkcd-search-index fetch-image` fetches and
 /// `xkcd-search-image` decodes and draws, so that nothing of image support is linked into a search.
-public struct ImageOptions: ParsableArguments {
+public struct ImageOptions: ParsableArguments, Sendable {
     /// auto, always, never: as `--color`.
     public typealias Mode = Terminal.ColorChoice
 

@@ -4,7 +4,7 @@ import Foundation
 /// The options of `xkcd-search index`, declared once for both executables: `xkcd-search` parses
 /// and checks them (for its help, its errors and the REPL's completion) and `xkcd-search-index`
 /// acts on them.
-public struct IndexOptions: ParsableArguments {
+public struct IndexOptions: ParsableArguments, Sendable {
     public static let abstract = "Fetch new comics and explanations and add them to the index."
     public static let discussion = """
         Asks xkcd.com for the latest comic, then fetches every comic and explain xkcd page \

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XKCDKit
 
 #if canImport(Glibc)
@@ -16,14 +17,18 @@ import Glibc
 /// Pager.start(unless: options.noPager)
 /// print(longText)   // through the pager on a terminal
 /// ```
-public enum Pager {
+public enum Pager: Sendable {
     /// The pager's process, waited for at exit; 0 when none runs.
-    nonisolated(unsafe) private static var pager: pid_t = 0
+    private static let pager = Atomic<pid_t>(0)
 
     /// False in the REPL, which runs the commands in its own process: a pager would take its
     /// standard output for the rest of the session. The REPL pages each command's output
     /// itself instead (``OutputCapture``, ``show(_:through:)``).
-    nonisolated(unsafe) public static var isAllowed = true
+    public static var isAllowed: Bool {
+        get { allowed.load(ordering: .relaxed) }
+        set { allowed.store(newValue, ordering: .relaxed) }
+    }
+    private static let allowed = Atomic(true)
 
     /// The pager command, or nil for none: not a terminal, turned off, or `cat`.
     public static func command(
@@ -42,7 +47,7 @@ public enum Pager {
     /// Starts the pager, once a process, unless `disabled` or it would not page (see
     /// ``command(disabled:isTerminal:environment:)``). Output printed before stays as it was.
     public static func start(unless disabled: Bool) {
-        guard isAllowed, pager == 0, let command = command(disabled: disabled) else { return }
+        guard isAllowed, pager.load(ordering: .relaxed) == 0, let command = command(disabled: disabled) else { return }
         if let missing = missingProgram(of: command) {
             // The shell would say "not found" and the output would go nowhere: print it here.
             Terminal.printError("the pager \(quoted(missing)) was not found; printing without it")
@@ -66,7 +71,7 @@ public enum Pager {
         Terminal.pagedTerminal = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0)
         dup2(ends[1], STDOUT_FILENO)
         close(ends[1])
-        pager = pid
+        pager.store(pid, ordering: .relaxed)
         // Ctrl-C is the pager's while it shows the output (less stops reading); this process
         // ends when it has written everything, and then waits for the pager.
         signal(SIGINT, SIG_IGN)
@@ -74,7 +79,7 @@ public enum Pager {
             fflush(nil)
             close(STDOUT_FILENO)
             var status: Int32 = 0
-            while waitpid(Pager.pager, &status, 0) == -1 && errno == EINTR {}
+            while waitpid(Pager.pager.load(ordering: .relaxed), &status, 0) == -1 && errno == EINTR {}
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import XKCDKit
 
 /// How `relevant` prints the comics that fit a passage.
-public enum RelevantOutput {
+public enum RelevantOutput: Sendable {
     /// `#1234  Title  (date)`, then why: the passage's words it holds, its text that holds them,
     /// and the passage's sentence nearest to it in meaning.
     public static func text(_ found: RelevantResults, color: Bool, width: Int) -> String {

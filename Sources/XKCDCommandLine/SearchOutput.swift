@@ -2,7 +2,7 @@ import Foundation
 import XKCDKit
 
 /// How search results are printed.
-public enum SearchOutput {
+public enum SearchOutput: Sendable {
     public static func json(_ results: SearchResults) throws -> String {
         try JSONDocument.line(SearchResultsDocument(results))
     }

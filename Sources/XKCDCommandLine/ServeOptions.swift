@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The options of `xkcd-search serve`, declared once for both executables: `xkcd-search` parses
 /// and checks them (for its help and its errors) and `xkcd-search-serve` acts on them.
-public struct ServeOptions: ParsableArguments {
+public struct ServeOptions: ParsableArguments, Sendable {
     public static let abstract = "Serve the index as an HTTP JSON API and a web page."
     public static let discussion = """
         Answers GET /api/search?q=&page=&limit=&exact=, /api/comics/N (latest, random; \

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Text a command reads from its standard input (`search -`, `relevant -`).
-public enum StandardInput {
+public enum StandardInput: Sendable {
     /// Reads standard input to its end, keeping at most `limit` bytes and a few more (so that a
     /// cut can be told), and counting the rest: a pipe of gigabytes costs no memory.
     public static func read(keeping limit: Int) -> (text: String, byteCount: Int) {

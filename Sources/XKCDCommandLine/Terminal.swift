@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import XKCDKit
 // Sanitizing moved into XKCDKit, which the server shares; the command line's users still name it here.
 @_exported import func XKCDKit.sanitized
@@ -9,7 +10,7 @@ import Glibc
 #endif
 
 /// What the output streams are connected to, decided once per process.
-public enum Terminal {
+public enum Terminal: Sendable {
     public enum ColorChoice: String, CaseIterable, Sendable, ExpressibleByArgument {
         case auto, always, never
     }
@@ -22,7 +23,15 @@ public enum Terminal {
     /// output (a pipe), the terminal standard output was before. Colour and width are decided
     /// for that terminal, not for the pipe: `less -R` shows the colour, and text wrapped to the
     /// terminal needs no breaking mid-word by the pager.
-    nonisolated(unsafe) static var pagedTerminal: Int32?
+    static var pagedTerminal: Int32? {
+        get {
+            let descriptor = pagedDescriptor.load(ordering: .relaxed)
+            return descriptor >= 0 ? descriptor : nil
+        }
+        set { pagedDescriptor.store(newValue ?? -1, ordering: .relaxed) }
+    }
+    /// ``pagedTerminal``, -1 for none.
+    private static let pagedDescriptor = Atomic<Int32>(-1)
     static var outputTerminal: Int32 { pagedTerminal ?? STDOUT_FILENO }
     public static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
@@ -96,12 +105,12 @@ public enum Terminal {
         FileHandle.standardError.write(Data((sanitized(message, keepingNewlines: true) + "\n").utf8))
     }
 
-    /// Reports `error` as ArgumentParser would (`Error: …`, usage for a bad argument) and exits
-    /// with its code, the message sanitized: what a file or a server said may be in it.
     /// The exit status of a usage error or a malformed query, as grep and ripgrep use it (1 is
     /// "nothing found", 3 a partial index run).
     public static let usageErrorStatus: Int32 = 2
 
+    /// Reports `error` as ArgumentParser would (`Error: …`, usage for a bad argument) and exits
+    /// with its code, the message sanitized: what a file or a server said may be in it.
     public static func exit<Command: ParsableCommand>(_ command: Command.Type, withError error: any Error) -> Never {
         var code = command.exitCode(for: error)
         guard code != .success else { command.exit(withError: error) }

@@ -22,7 +22,7 @@ public struct ExplainAPIPage: Sendable, Hashable {
 /// (`/wiki/api.php?action=parse&page=327&redirects=1&prop=text%7Ccategories%7Crevid%7Cdisplaytitle&format=json&formatversion=2`).
 ///
 /// Related MediaWiki documentation: <https://www.mediawiki.org/wiki/API:Parsing_wikitext>
-public enum ExplainAPI {
+public enum ExplainAPI: Sendable {
     /// The query items of a parse request for comic `id`, in the order the wiki's own links use.
     public static func queryItems(forComic id: Int) -> [URLQueryItem] {
         [

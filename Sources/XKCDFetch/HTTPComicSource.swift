@@ -374,11 +374,3 @@ actor HostLimiter {
         }
     }
 }
-
-extension Duration {
-    /// The duration in seconds, fractions included: for timeouts, and for reports of a run.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Synchronization
+import XKCDModel
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -53,13 +54,8 @@ struct Transfers: Sendable {
     func run(_ request: URLRequest) async -> Outcome {
         let cancelled = CancelFlag()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // A thread of its own: libcurl blocks it for the whole transfer, and Dispatch's
-                // global queues run as many blocks at once as there are cores.
-                Thread {
-                    continuation.resume(returning: perform(request, cancelled: cancelled))
-                }.start()
-            }
+            // libcurl blocks its thread for the whole transfer.
+            await offTheTaskPool { perform(request, cancelled: cancelled) }
         } onCancel: {
             cancelled.flag.store(true, ordering: .relaxed)
         }
@@ -125,9 +121,7 @@ struct Transfers: Sendable {
             headers = curl_slist_append(headers, "\(name): \(value)")
         }
         defer { curl_slist_free_all(headers) }
-        let milliseconds = { (duration: Duration) in
-            max(1, Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000))
-        }
+        let milliseconds = { (duration: Duration) in max(1, Int(duration.seconds * 1000)) }
         let hopStart = ContinuousClock.now
         let code: CURLcode = url.absoluteString.withCString { address in
             "http,https".withCString { protocols in

@@ -10,7 +10,7 @@ import XKCDModel
 /// let comic = try XKCDJSON.decodeComic(data)
 /// comic.date.description // "2007-10-10"
 /// ```
-public enum XKCDJSON {
+public enum XKCDJSON: Sendable {
     /// Decodes one comic.
     ///
     /// - Throws: ``FetchError/malformedJSON(source:detail:)`` when the bytes are not JSON (truncated),

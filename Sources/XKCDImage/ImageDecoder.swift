@@ -13,7 +13,7 @@ public struct DecodedImage: Sendable {
 /// ```swift
 /// let image = try ImageDecoder.decode(try Data(contentsOf: file))
 /// ```
-public enum ImageDecoder {
+public enum ImageDecoder: Sendable {
     /// 40 million pixels (160 MB decoded). The largest xkcd image is about 4 million
     /// (#1133 is 740×3214 = 2.4 million); the limit is read from the header, before decoding.
     public static let maxPixels = 40_000_000

@@ -18,7 +18,7 @@ public enum ImageUnavailable: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .noImage(let id):
-            "#\(id) has no image of its own: it is an interactive comic, at https://xkcd.com/\(id)/"
+            "#\(id) has no image of its own: it is an interactive comic, at \(Comic.url(for: id))"
         case .notFound(let url):
             "\(url) does not exist (HTTP 404)"
         case .fetchFailed(let reason, _), .unusable(let reason):

@@ -131,7 +131,8 @@ public struct VectorIndexer: Sendable {
                     // Cancelled: what is in flight is finished and kept, nothing more is started.
                     guard !Task.isCancelled, let item = next.next() else { return }
                     group.addTask { [encoder] in
-                        await Self.offTheTaskPool {
+                        // A passage takes a tenth of a second of CPU.
+                        await offTheTaskPool {
                             let vectors = item.tokens.enumerated().map { index, tokens in
                                 ComicVector(
                                     id: item.id, passage: index, model: encoder.identity, textDigest: item.digest,
@@ -191,29 +192,16 @@ public struct VectorIndexer: Sendable {
         }
     }
 
-    /// Runs `work` on a Dispatch thread and waits for it without holding one of Swift's task
-    /// threads: a passage takes a tenth of a second of CPU, and the few task threads (one per
-    /// core) would otherwise be held from every other task of the process meanwhile.
-    private static func offTheTaskPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .utility).async { continuation.resume(returning: work()) }
-        }
-    }
-
     /// A digest of the tokens the model reads of a comic's passages (FNV-1a, 64 bits, as hex):
     /// what decides the vectors, so that a change past the model's length limit embeds nothing
     /// again.
     static func digest(of passages: [[Int32]]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var digest = FNV1a()
         for tokens in passages {
             for token in tokens + [-1] {
-                withUnsafeBytes(of: token.littleEndian) { bytes in
-                    for byte in bytes {
-                        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-                    }
-                }
+                withUnsafeBytes(of: token.littleEndian) { digest.combine($0) }
             }
         }
-        return String(hash, radix: 16)
+        return String(digest.value, radix: 16)
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 /// Runs a program in this process's group, with its terminal and standard streams, and waits:
 /// what the image drawer and a browser need. Foundation's Process puts a child in a group of its
 /// own, where reading the terminal stops it, and its set-up took 40 ms of system time.
-public enum ChildProcess {
+public enum ChildProcess: Sendable {
     /// Runs `path` with `arguments` and waits for it.
     ///
     /// - Parameters:

@@ -126,7 +126,7 @@ enum EditDistance {
 
 /// The nearest spelling among a few words, for "did you mean" hints outside the index (a
 /// mistyped command name).
-public enum Spelling {
+public enum Spelling: Sendable {
     /// The word of `candidates` nearest to `word` within `limit` edits once lower-cased (so a
     /// word in capitals is near its own spelling), the first of equals; nil when none is that
     /// near, or when `word` is one of them.

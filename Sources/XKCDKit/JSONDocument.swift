@@ -5,7 +5,7 @@ import Foundation
 /// are, every documented key present (`null` for a missing value), and the controls JSONEncoder
 /// leaves as they are escaped (``escapingControls(inJSON:)``). One line a document, so that
 /// `jq`, `grep` and a loop over lines read it as it comes.
-public enum JSONDocument {
+public enum JSONDocument: Sendable {
     public static func data(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -101,7 +101,7 @@ public struct SearchResultsDocument: Encodable, Sendable {
                 num: result.id, title: result.title, date: result.date.description,
                 score: (result.score * 1000).rounded() / 1000,
                 snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
-                url: "https://xkcd.com/\(result.id)/", partial: result.isPartialMatch, match: result.match.rawValue)
+                url: Comic.url(for: result.id), partial: result.isPartialMatch, match: result.match.rawValue)
         }
     }
 }
@@ -203,7 +203,7 @@ public struct RelevantDocument: Encodable, Sendable {
         results = found.results.map { result in
             Result(
                 num: result.id, title: result.title, date: result.date.description,
-                score: (result.score * 1000).rounded() / 1000, url: "https://xkcd.com/\(result.id)/",
+                score: (result.score * 1000).rounded() / 1000, url: Comic.url(for: result.id),
                 reasons: Reasons(
                     words: result.words,
                     snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),

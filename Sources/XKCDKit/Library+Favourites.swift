@@ -25,7 +25,7 @@ public struct FavouriteDocument: Encodable, Sendable {
         date = entry.comic?.date.description
         added = entry.favourite.addedAt
         tags = entry.favourite.tags
-        url = "https://xkcd.com/\(entry.favourite.id)/"
+        url = Comic.url(for: entry.favourite.id)
     }
 }
 

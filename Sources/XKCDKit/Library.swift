@@ -122,15 +122,14 @@ public struct Library: Sendable {
         }
     }
 
-    /// The comic number shown last, or nil. An index written before the number moved out of it
-    /// may still hold one.
-    public func currentComicID() throws -> Comic.ID? {
-        try shown.current ?? database.currentComicID()
+    /// The comic number shown last, or nil.
+    public func currentComicID() -> Comic.ID? {
+        shown.current
     }
 
     /// The comic shown last, which must exist.
     private func shownLast() throws -> Comic.ID {
-        guard let current = try currentComicID() else { throw LibraryError.noCurrentComic }
+        guard let current = currentComicID() else { throw LibraryError.noCurrentComic }
         logger.info("the comic shown last is #\(current) (\(shown.file?.path ?? "kept in memory"))")
         return current
     }
@@ -224,7 +223,7 @@ public struct Library: Sendable {
         let id = try resolve(reference)
         guard try database.comic(id) != nil else { throw LibraryError.notIndexed(id) }
         remember(id)
-        return explain ? Comic.explainURL(for: id) : "https://xkcd.com/\(id)/"
+        return explain ? Comic.explainURL(for: id) : Comic.url(for: id)
     }
 
     /// Everything about an indexed comic, without remembering it.

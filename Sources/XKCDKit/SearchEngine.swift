@@ -583,6 +583,5 @@ extension Logger {
 /// The time since `start` for a log line, as "1.25 ms".
 public func milliseconds(since start: ContinuousClock.Instant) -> String {
     let elapsed = start.duration(to: .now)
-    let value = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    return String(format: "%.2f ms", value)
+    return String(format: "%.2f ms", elapsed.seconds * 1000)
 }

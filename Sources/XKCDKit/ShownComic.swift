@@ -26,8 +26,8 @@ public struct ShownComic: Sendable {
         // and `./idx.sqlite` the same one as `idx.sqlite`.
         let databasePath = ComicDatabase.resolvedPath(databasePath)
         key = databasePath
-        // FNV-1a of the path: a short name that differs per index.
-        let hash = databasePath.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        // A short name that differs per index.
+        let hash = FNV1a.digest(of: databasePath.utf8)
         file = stateDirectory?.appendingPathComponent("shown-" + String(hash, radix: 16))
     }
 

@@ -31,11 +31,17 @@ public struct Comic: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// The comic's page on xkcd.com.
-    public var url: String { "https://xkcd.com/\(id)/" }
+    public var url: String { Comic.url(for: id) }
 
     /// The comic's page on the explain xkcd wiki.
     public var explainURL: String { Comic.explainURL(for: id) }
 
+    /// The page of comic `id` on xkcd.com: `https://xkcd.com/327/`.
+    public static func url(for id: ID) -> String {
+        "https://xkcd.com/\(id)/"
+    }
+
+    /// The page of comic `id` on the explain xkcd wiki, which redirects the number to the title.
     public static func explainURL(for id: ID) -> String {
         "https://www.explainxkcd.com/wiki/index.php/\(id)"
     }

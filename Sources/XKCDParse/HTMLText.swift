@@ -1,7 +1,7 @@
 import CLibXML2
 
 /// Helpers for HTML-flavoured plain text found outside pages, such as xkcd's JSON.
-public enum HTMLText {
+public enum HTMLText: Sendable {
     /// The text of a snippet of HTML: tags dropped, entities decoded.
     ///
     /// A few xkcd titles carry markup: comic 472's is

@@ -177,7 +177,7 @@ enum Contractions {
 /// A comic named by its address: `https://xkcd.com/1513/`, `xkcd.com/1513`,
 /// `https://m.xkcd.com/1513/`, `https://www.explainxkcd.com/wiki/index.php/1513:_Code_Quality`,
 /// `…/index.php/1513`, `…/index.php?title=1513`.
-public enum ComicAddress {
+public enum ComicAddress: Sendable {
     /// The comic number `text` is the address of, or nil.
     public static func number(in text: String) -> Int? {
         let trimmed = text.trimmingSeparators()

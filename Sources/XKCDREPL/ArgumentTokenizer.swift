@@ -13,7 +13,7 @@ import XKCDKit
 /// try ArgumentTokenizer.split(#"fav add 327 "two words" it\'s"#)
 /// // ["fav", "add", "327", "two words", "it's"]
 /// ```
-public enum ArgumentTokenizer {
+public enum ArgumentTokenizer: Sendable {
     /// - Parameter home: what `~` stands for; nil leaves it as it is.
     /// - Throws: ``REPLError/unclosedQuote(_:)`` when a quote is left open.
     public static func split(

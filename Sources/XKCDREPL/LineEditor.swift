@@ -139,3 +139,7 @@ private func complete(
     array[entries.count] = nil
     return array
 }
+
+// libedit keeps one editor per process, with no lock: the editor stays on the thread that made it.
+@available(*, unavailable)
+extension LineEditor: Sendable {}

@@ -28,7 +28,7 @@ public protocol OutputSink: AnyObject {
 }
 
 /// Standard input read a line at a time, with no prompt and no escape sequences.
-public final class StandardInputLineSource: LineSource {
+public final class StandardInputLineSource: LineSource, Sendable {
     public init() {}
 
     public func readLine(prompt: String) -> LineInput {
@@ -39,7 +39,7 @@ public final class StandardInputLineSource: LineSource {
 
 /// Standard output and standard error, through the same C streams that `print` uses, so that
 /// what the REPL and the commands write stays in order.
-public final class StandardOutputSink: OutputSink {
+public final class StandardOutputSink: OutputSink, Sendable {
     public init() {}
 
     public func write(_ text: String) {

@@ -23,7 +23,8 @@ public struct Session {
         public var failures: Int
     }
 
-    /// What the session remembers between lines; the current comic lives in the database.
+    /// What the session remembers between lines; the comic shown last is the library's
+    /// (``Library/currentComicID()``).
     struct State {
         var lastSearch: SearchRequest?
         var lastResults: SearchResults?
@@ -192,7 +193,7 @@ public struct Session {
     }
 
     private func currentComic() throws -> String {
-        guard let id = try library.currentComicID() else { throw REPLError.noCurrentComic }
+        guard let id = library.currentComicID() else { throw REPLError.noCurrentComic }
         return String(id)
     }
 
@@ -312,3 +313,7 @@ public struct Session {
             """
     }
 }
+
+// A session reads and writes through its line source and sink, which are not made to be shared.
+@available(*, unavailable)
+extension Session: Sendable {}

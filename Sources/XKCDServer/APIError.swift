@@ -105,12 +105,7 @@ enum JSONResponse {
 enum EntityTag {
     static func answer(_ response: Response, for request: Request, body: Data, maxAge: Int) -> Response {
         var response = response
-        // FNV-1a, 64 bits: a tag that changes with the bytes, not a secret.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in body {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        let tag = "\"\(String(hash, radix: 16))\""
+        let tag = "\"\(String(FNV1a.digest(of: body), radix: 16))\""
         response.headers[.cacheControl] = "public, max-age=\(maxAge)"
         response.headers[.eTag] = tag
         let named = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }

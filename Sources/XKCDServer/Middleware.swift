@@ -61,8 +61,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        let milliseconds = (ContinuousClock.now - start).seconds * 1000
         context.logger.info(
             "\(request.method.rawValue) \(sanitized(request.uri.path)) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms")
         if let query = request.uri.query {

@@ -1,4 +1,5 @@
 import Foundation
+import XKCDModel
 import _XKCDTestSupport
 
 #if canImport(Glibc)
@@ -282,15 +283,6 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
 /// together.
 func runTool(_ arguments: [String]) async throws -> (status: Int32, output: String) {
     try await offTheTaskPool { try runToolWaiting(arguments) }
-}
-
-/// Runs `body` on a Dispatch thread and awaits it: a test waiting for a child process must not
-/// hold one of Swift's few task threads, which the fixture server and the timed tests of this
-/// process need meanwhile.
-func offTheTaskPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result(catching: body)) }
-    }
 }
 
 /// ``runTool(_:)`` on the calling thread.

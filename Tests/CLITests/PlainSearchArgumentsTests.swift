@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 import XKCDCommandLine
+import XKCDModel
 import _XKCDTestSupport
 @testable import xkcd_search
 
@@ -47,7 +48,7 @@ import _XKCDTestSupport
     /// Random mixes of words, options, values and near misses: where the plain reader reads
     /// something, ArgumentParser reads the same.
     @Test func randomArgumentsAgreeWithArgumentParser() {
-        var random = SplitMix64(state: 0x7365_6172_6368)  // "search"
+        var random = SplitMix64(seed: 0x7365_6172_6368)  // "search"
         let pieces = [
             "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db", "--color", "--limit", "--page",
             "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XKCDModel
 import _XKCDTestSupport
 
 @Suite("repl through the binary")
@@ -125,7 +126,7 @@ struct REPLCommandTests {
 
     struct PythonResult { var status: Int32; var output: String }
 
-    /// Runs a python3 script with `arguments`, waiting on a Dispatch thread (``offTheTaskPool(_:)``).
+    /// Runs a python3 script with `arguments`, waiting on a thread of its own (``offTheTaskPool(_:)``).
     static func runPython(_ script: String, arguments: [String]) async throws -> PythonResult {
         try await offTheTaskPool { try runPythonWaiting(script, arguments: arguments) }
     }

@@ -1,5 +1,6 @@
 import Testing
 import XKCDCommandLine
+import XKCDModel
 import _XKCDTestSupport
 
 /// `sanitized` works on bytes; it must remove and replace exactly what a scalar-by-scalar
@@ -35,7 +36,7 @@ import _XKCDTestSupport
     }
 
     @Test func randomTextAgreesWithTheScalarRule() {
-        var random = SplitMix64(state: 0x73616e69)  // "sani"
+        var random = SplitMix64(seed: 0x73616e69)  // "sani"
         let scalars: [Unicode.Scalar] = [
             "a", "Z", " ", "\t", "\n", "\r", "\u{0}", "\u{7}", "\u{1B}", "\u{7F}", "\u{80}", "\u{85}", "\u{9F}", "\u{A0}",
             "é", "…", "\u{2028}", "\u{2029}", "\u{202A}", "\u{202E}", "\u{202F}", "\u{2065}", "\u{2066}", "\u{2069}",

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import XKCDFetch
+import XKCDModel
 import _XKCDTestSupport
 
 /// A logger that drops everything; tests never touch the global logging system.
@@ -42,7 +43,6 @@ func withFixtureServer(
 
 extension ContinuousClock.Instant {
     var secondsSince: Double {
-        let elapsed = ContinuousClock.now - self
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        (ContinuousClock.now - self).seconds
     }
 }

@@ -35,7 +35,7 @@ struct RelatedComicsTests {
         let library = try await library()
         _ = try library.show(.number(10))
         #expect(summary(try library.related(nil)) == ["9 links to+linked from", "327 links to+linked from"])
-        #expect(try library.currentComicID() == 10)
+        #expect(library.currentComicID() == 10)
         #expect(throws: LibraryError.notIndexed(11)) { try library.related(.number(11)) }
     }
 

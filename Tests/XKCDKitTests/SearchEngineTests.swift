@@ -263,7 +263,7 @@ struct HostileSearchTests {
     /// characters, invalid UTF-8 and emoji: each gives results or a clean one-line error.
     @Test func randomStringsNeverCrash() async throws {
         let engine = SearchEngine(database: try await sharedFixtureIndex.value)
-        var generator = SplitMix64(state: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let pieces = [
             "\"", "'", "(", ")", "*", "^", ":", "-", "#", "..", " OR ", " AND ", " NOT ", "NEAR(", "NEAR/3", "{", "}",
             "title:", "alt:", "num:", "year:", "date:", "before:", "after:", "is:fav", "tag:", "sort:", "rowid",
@@ -355,7 +355,7 @@ struct EditDistanceTests {
     /// The banded computation against the whole table, on random words of a few letters (so
     /// that transpositions and repeats are common), at every limit up to past the distance.
     @Test func bandedDistancesEqualTheWholeTable() {
-        var generator = SplitMix64(state: 0x6261_6E64)  // "band"
+        var generator = SplitMix64(seed: 0x6261_6E64)  // "band"
         for _ in 0..<20_000 {
             let a = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
             let b = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
@@ -391,7 +391,7 @@ struct EditDistanceTests {
     /// (with a few bytes that are no letter, which the sets leave out) and their variants by up
     /// to three random edits (so that near words are most of them).
     @Test func letterSetsRuleOutOnlyFarWords() {
-        var generator = SplitMix64(state: 0x7365_7473)  // "sets"
+        var generator = SplitMix64(seed: 0x7365_7473)  // "sets"
         let others: [UInt8] = [0x00, 0x27, 0x30, 0x39, 0x41, 0x5A, 0x60, 0x7B, 0xC3, 0xA9, 0xFF]
         func letter() -> UInt8 {
             Int.random(in: 0..<10, using: &generator) == 0
@@ -453,7 +453,7 @@ struct PostingsMatchTests {
             if let explanation = try database.explanation(for: id) { text += " " + explanation.page.explanation }
             vocabulary += text.split { !$0.isLetter && !$0.isNumber }.map(String.init)
         }
-        var random = SplitMix64(state: 0x706F_7374)  // "post"
+        var random = SplitMix64(seed: 0x706F_7374)  // "post"
         func word() -> String {
             let word = vocabulary.randomElement(using: &random)!
             return Bool.random(using: &random) ? word : word.uppercased()

@@ -411,7 +411,7 @@ let errorCases: [ErrorCase] = [
     ]
 
     @Test func randomHostileStringsNeverCrash() {
-        var random = SplitMix64(state: 0x5EED)
+        var random = SplitMix64(seed: 0x5EED)
         var parsed = 0
         var failed = 0
         for _ in 0..<10_000 {

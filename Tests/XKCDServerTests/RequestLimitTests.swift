@@ -5,17 +5,14 @@ import Glibc
 import HTTPTypes
 import HummingbirdTesting
 import Testing
+import XKCDModel
 import XKCDServer
 import _XKCDTestSupport
 
 /// Sends `request` whole to 127.0.0.1:`port` on a connection of its own and reads the answer
 /// until the server closes it; nil when the connection fails or the hang guard of 600 s passes.
 private func exchange(port: Int, _ request: [UInt8]) async -> String? {
-    await withCheckedContinuation { continuation in
-        Thread {
-            continuation.resume(returning: exchangeBlocking(port: port, request))
-        }.start()
-    }
+    await offTheTaskPool { exchangeBlocking(port: port, request) }
 }
 
 private func exchangeBlocking(port: Int, _ request: [UInt8]) -> String? {

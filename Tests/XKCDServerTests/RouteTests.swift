@@ -281,9 +281,7 @@ struct RouteTests {
             imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().testLive { client in
             let port = try #require(client.port)
-            let read = await withCheckedContinuation { continuation in
-                Thread { continuation.resume(returning: readUntilClosed(port: port)) }.start()
-            }
+            let read = await offTheTaskPool { readUntilClosed(port: port) }
             #expect(read == 0, "0: closed by the server; -1: the hang guard of 600 s passed or the connection failed")
         }
     }

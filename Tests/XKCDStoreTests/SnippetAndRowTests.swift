@@ -92,7 +92,7 @@ import _XKCDTestSupport
     /// start: on random texts its words must still be consecutive words of the text, as many as
     /// asked for (or all), marked where they are query words.
     @Test func windowsAreRunsOfTheTextsWords() {
-        var random = SplitMix64(state: 0x7769_6E64)  // "wind"
+        var random = SplitMix64(seed: 0x7769_6E64)  // "wind"
         let pieces = ["alpha", "Beta", "gam", "gamma", "x", "42", "é", "naïve", "😀", " ", "  ", ", ", "\n", "-", "…", "'", "\u{2028}"]
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
@@ -131,7 +131,7 @@ import _XKCDTestSupport
     /// The SSE2 classification of sixteen bytes against the byte-at-a-time one, and both against
     /// the matcher's own rules: which bytes make words, and which may start a query word.
     @Test func sixteenBytesAtOnceClassifyAsOneByteAtATime() {
-        var random = SplitMix64(state: 0x7373_6532)  // "sse2"
+        var random = SplitMix64(seed: 0x7373_6532)  // "sse2"
         let interesting = Array("aAzZmM09@[`{/:_- \n".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xE2, 0xFF]
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8) + [0xC3, 0xE2]
         for _ in 0..<5_000 {
@@ -161,7 +161,7 @@ import _XKCDTestSupport
     /// and queries of one to twelve words (past eight first bytes every word start is read):
     /// the same query words at the same places, the same word count, and the same stop.
     @Test func theScanFindsWhatAByteByByteScanFinds() {
-        var random = SplitMix64(state: 0x7363_616E)  // "scan"
+        var random = SplitMix64(seed: 0x7363_616E)  // "scan"
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFXYZ0123456789".utf8) + [0xC3, 0xA9, 0xE2]
         let separators = Array("  ,.-'\n".utf8) + [0x00, 0x7F]
         var matches: [SnippetWindow.Match] = []
@@ -234,7 +234,7 @@ import _XKCDTestSupport
         func reference(_ text: String) -> String {
             text.unicodeScalars.split { breaks.contains($0) }.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
         }
-        var random = SplitMix64(state: 0x6A6F_696E)  // "join"
+        var random = SplitMix64(seed: 0x6A6F_696E)  // "join"
         let scalars: [Unicode.Scalar] = [
             "a", " ", "\n", "\r", "\u{B}", "\u{C}", "\u{E}", "\u{85}", "\u{84}", "\u{A0}", "\u{2028}", "\u{2029}", "\u{2027}",
             "\u{202A}", "…", "€", "é", "😀",
@@ -257,7 +257,7 @@ import _XKCDTestSupport
 
 @Suite struct RawRowTests {
     @Test func numberListsAreJSONArrays() {
-        var random = SplitMix64(state: 0x6A73_6F6E)  // "json"
+        var random = SplitMix64(seed: 0x6A73_6F6E)  // "json"
         var lists: [[Int]] = [[], [0], [7, 10, 3282], [.min, -1, .max]]
         for _ in 0..<200 {
             lists.append((0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: -100_000...100_000, using: &random) })

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Real pages and API responses copied from `../shared/corpus/` (see `Fixtures/corpus/SOURCES.md`).
-public enum Fixtures {
+public enum Fixtures: Sendable {
     /// A directory laid out as `../shared/corpus/` is: `xkcd/N/info.0.json`, `explainxkcd/api/N.json`.
     public static var corpusURL: URL {
         Bundle.module.resourceURL!.appendingPathComponent("Fixtures/corpus", isDirectory: true)

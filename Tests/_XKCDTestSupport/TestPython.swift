@@ -2,7 +2,7 @@ import Foundation
 
 /// The tests' own Python, in the virtual environment `make test-venv` makes from
 /// Tests/requirements.txt: `XKCD_SEARCH_TEST_VENV`, or the build cache's default place.
-public enum TestPython {
+public enum TestPython: Sendable {
     /// The virtual environment's directory.
     public static var environment: URL {
         if let path = ProcessInfo.processInfo.environment["XKCD_SEARCH_TEST_VENV"], !path.isEmpty {

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// try await waitUntil("the indexer stored a comic") { storedComics(db).count > 0 }
 /// ```
-public enum Waiting {
+public enum Waiting: Sendable {
     /// How long a wait may last before the test takes it as a hang. Not a measure of speed: a
     /// step that takes a second on an idle machine may take a minute beside other work.
     public static let hangGuard: Duration = .seconds(600)
