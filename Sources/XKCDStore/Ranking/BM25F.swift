@@ -1,6 +1,6 @@
 import Foundation
 
-/// A query's words as ``ComicDatabase/Snapshot/termScores(for:weights:)`` found them in the ranking
+/// A query's words as ``ComicDatabase/SearchView/termScores(for:weights:)`` found them in the ranking
 /// index: the postings of each distinct stem and of each exact form, and the words it lacks.
 struct QueryTerms {
     var stems: [String] = []

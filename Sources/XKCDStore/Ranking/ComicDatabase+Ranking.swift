@@ -1,9 +1,10 @@
 import GRDB
 
 extension ComicDatabase {
-    /// BM25F scores of `words` (see ``Snapshot/termScores(for:weights:)``).
-    public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
-        try snapshot { snapshot throws(StoreError) in try snapshot.termScores(for: words, weights: weights) }
+    /// BM25F scores of `words` in a read of their own (``SearchView/termScores(for:weights:)``
+    /// within a search's view).
+    public func readTermScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+        try searchView { view throws(StoreError) in try view.termScores(for: words, weights: weights) }
     }
 
     /// Rebuilds the ranking statistics from the stored documents.

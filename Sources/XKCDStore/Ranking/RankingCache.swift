@@ -49,7 +49,7 @@ final class RankingCache: Sendable {
     /// statement to find FTS5 and creates the tokenizer on each call, a twentieth of a one-word
     /// search. Found by the identity of the connection's `Database`, held weakly, so that a
     /// closed connection's tokenizers are never handed to another. A handful of connections, so
-    /// a list rather than a dictionary (see ``ComicDatabase/Snapshot/summaries(of:)``).
+    /// a list rather than a dictionary (see ``ComicDatabase/SearchView/summaries(of:)``).
     private let tokenizers = Mutex<[QueryTokenizers]>([])
 
     func tokenizers(_ db: Database) throws -> QueryTokenizers {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Scores every comic holding any of `words` with BM25F plus coverage and title signals.
     ///
     /// Reads one postings blob per distinct stem, and one per word whose exact form differs

@@ -2,10 +2,10 @@ import GRDB
 import XKCDModel
 
 /// Evaluates a ``TextQuery`` over the ranking postings, as ``FTS5Expression`` renders it.
-private struct BooleanEvaluator {
+struct BooleanEvaluator {
     let db: Database
     let tokenizer: any FTS5Tokenizer
-    /// The ranking index's lookup of one term (``ComicDatabase/Snapshot/postingsLookup()``).
+    /// The ranking index's lookup of one term (``ComicDatabase/SearchView/postingsLookup()``).
     let lookup: Statement
     let maxID: Int
 
@@ -73,7 +73,7 @@ private struct BooleanEvaluator {
         return set
     }
 
-    /// nil when more than ``ComicDatabase/Snapshot/prefixTermLimit`` stems start with `prefix`.
+    /// nil when more than ``ComicDatabase/SearchView/prefixTermLimit`` stems start with `prefix`.
     private func comics(holdingTermsStartingWith prefix: String, in field: SearchField?) throws -> ComicSet? {
         var set = ComicSet(maxID: maxID)
         var termCount = 0
@@ -87,7 +87,7 @@ private struct BooleanEvaluator {
                 .forEachRow(binding: [.text(prefix)]) { row in
                     guard row.bytes(0).starts(with: prefixBytes) else { throw EndOfRun() }
                     termCount += 1
-                    guard termCount <= ComicDatabase.Snapshot.prefixTermLimit else {
+                    guard termCount <= ComicDatabase.SearchView.prefixTermLimit else {
                         isTooBroad = true
                         throw EndOfRun()
                     }

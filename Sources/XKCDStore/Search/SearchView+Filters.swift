@@ -1,7 +1,7 @@
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// The comics allowed by the query's number, date, favourite and tag filters, or nil when it
     /// has none (every comic is allowed).
     public func comicIDs(passingFiltersOf query: SearchQuery) throws(StoreError) -> Set<Comic.ID>? {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Ids of the comics that satisfy `text` exactly as the query language defines it: every
     /// word (stemmed), phrases, prefixes, field scopes, OR and exclusions; ascending.
     ///

@@ -1,7 +1,7 @@
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// The comics ``comicIDs(matching:)`` finds, read from the ranking index's postings instead
     /// of FTS5; nil where only FTS5 can tell, or when the index is being updated.
     ///

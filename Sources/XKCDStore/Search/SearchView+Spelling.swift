@@ -1,7 +1,7 @@
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Words of the index spelled like `word`, with the number of comics holding each: those
     /// starting with its first two letters, or with its first and third (a second letter
     /// dropped, doubled or swapped), of a length within `slack`.

@@ -1,7 +1,7 @@
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
     /// does not hold.
     public func summaries(of ids: [Comic.ID]) throws(StoreError) -> [ComicSummary?] {

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Number, title and date of each comic, with a short extract of its best-matching field
     /// (title text, transcript or explanation) in which the query's words are wrapped in `marks`:
     /// a page of results, read by one statement.
