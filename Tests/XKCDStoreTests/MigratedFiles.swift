@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import @testable import XKCDStore
+@testable import XKCDStore
 
 extension ComicDatabase {
     /// Writes `favourites` into a new file at `path` migrated only up to `migration`, with plain

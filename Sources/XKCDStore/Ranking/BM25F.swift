@@ -1,4 +1,5 @@
 import Foundation
+import XKCDModel
 
 /// A query's words as ``ComicDatabase/SearchView/termScores(for:weights:)`` found them in the ranking
 /// index: the postings of each distinct stem and of each exact form, and the words it lacks.
