@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 import XKCDModel
+@testable import XKCDSnippets
 @testable import XKCDStore
 
 /// Real comics (text from the xkcd JSON and explain xkcd), written as literals so the store is

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XKCDModel
+import XKCDSnippets
 
 extension ComicDatabase.SearchView {
     /// For each comic, the share of the query's neighbouring word pairs that its title, title

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import XKCDModel
+import XKCDSnippets
 
 extension ComicDatabase.SearchView {
     /// Number, title and date of each comic, with a short extract of its best-matching field

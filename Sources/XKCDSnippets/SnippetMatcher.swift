@@ -1,7 +1,7 @@
 import CWordScan
 
 /// Decides which words of a field to highlight.
-struct SnippetMatcher {
+package struct SnippetMatcher {
     /// Lower-case byte patterns end to end: whole words, then prefixes (stems). Pattern `i`
     /// spans `patterns[starts[i]..<starts[i + 1]]`; the first `wordCount` must equal a token,
     /// the others begin one.
@@ -31,7 +31,7 @@ struct SnippetMatcher {
 
     /// - Parameter prefixes: the query's `prefix*` words: every word starting so is one query
     ///   word, whichever of them the ranking looked up.
-    init(words: [String], stems: [String], prefixes: [String] = []) {
+    package init(words: [String], stems: [String], prefixes: [String] = []) {
         var patterns = words.map { Array($0.lowercased().utf8) }
         wordCount = patterns.count
         var stemPatterns: [(pattern: [UInt8], group: Int)] = []

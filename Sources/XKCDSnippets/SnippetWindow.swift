@@ -7,7 +7,7 @@ import CWordScan
 /// counted by table, and only those starting with the first byte of a query word are read.
 /// The window is then chosen from the query words' positions alone, and only its own words
 /// are delimited.
-struct SnippetWindow {
+package struct SnippetWindow {
     /// The window's words: their bytes in the text and whether each is a query word.
     var words: [Word]
     /// A word of the window: its bytes in the text, and whether it is a query word. A struct,
@@ -23,7 +23,7 @@ struct SnippetWindow {
 
     /// Letters, digits and every non-ASCII byte make words, as FTS5's unicode61 does for letters.
     @inline(__always)
-    static func isWordByte(_ byte: UInt8) -> Bool {
+    package static func isWordByte(_ byte: UInt8) -> Bool {
         byte >= 0x80 || byte &- 0x30 < 10 || (byte | 0x20) &- 0x61 < 26
     }
 
@@ -31,7 +31,7 @@ struct SnippetWindow {
     static func lowered(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
 
     /// A query word of a text: its word number, the pattern it matches and its first byte.
-    typealias Match = (ordinal: Int, pattern: Int, start: Int)
+    package typealias Match = (ordinal: Int, pattern: Int, start: Int)
 
     /// The query words of `text` in text order, into `matches` (a buffer a caller reuses from
     /// text to text, as most texts hold a few dozen), and how many words `text` holds.
@@ -43,7 +43,7 @@ struct SnippetWindow {
     ///     window can hold more distinct query words, and a long explanation is mostly unread.
     /// - Returns: `isWhole` false when the scan stopped: `wordCount` is then the words read,
     ///   and the text may go on.
-    static func matches(
+    package static func matches(
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
     ) -> (wordCount: Int, isWhole: Bool) {
         matches.removeAll(keepingCapacity: true)
@@ -118,7 +118,7 @@ struct SnippetWindow {
     /// when the text goes on long enough.
     ///
     /// - Parameter text: UTF-8 bytes.
-    static func best(
+    package static func best(
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, matches: inout [Match]
     ) -> SnippetWindow {
         let length = max(length, 1)
@@ -224,10 +224,10 @@ struct SnippetWindow {
     }
 
     /// The bytes of the marks around a query word, made once for all of a page's snippets.
-    struct Marks {
+    package struct Marks {
         var open: [UInt8], close: [UInt8]
 
-        init(_ marks: (open: String, close: String)) {
+        package init(_ marks: (open: String, close: String)) {
             open = Array(marks.open.utf8)
             close = Array(marks.close.utf8)
         }
@@ -239,7 +239,7 @@ struct SnippetWindow {
     /// line breaks made one space.
     ///
     /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:matches:)` was given.
-    func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
+    package func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
         let matchCount = words.count { $0.isMatch }
