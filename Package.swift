@@ -80,11 +80,13 @@ let package = Package(
         .target(
             name: "XKCDStore",
             dependencies: [
-                "XKCDModel", "CWordScan", .product(name: "GRDB", package: "GRDB.swift"),
+                "XKCDModel", "XKCDSnippets", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // Sixteen bytes of a snippet's text classified at once (SSE2), inlined into XKCDStore.
+        // Snippets of a field's text around the query's words: no database, bytes in, bytes out.
+        .target(name: "XKCDSnippets", dependencies: ["CWordScan"]),
+        // Sixteen bytes of a snippet's text classified at once (SSE2), inlined into XKCDSnippets.
         .target(name: "CWordScan"),
         .target(name: "XKCDQuery", dependencies: ["XKCDModel"]),
         // Searching, browsing and favourites. No fetching or HTML parsing: every library linked
@@ -188,7 +190,7 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["XKCDStore", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [

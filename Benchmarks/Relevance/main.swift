@@ -103,7 +103,7 @@ func sampledTypos(_ count: Int) throws -> String {
         default: return nil
         }
         let typo = String(word)
-        guard try database.termScores(for: [typo]).unseenWords == [typo] else { return nil }  // a real word
+        guard try database.readTermScores(for: [typo]).unseenWords == [typo] else { return nil }  // a real word
         return "\(typo)\t\(page.comic.id)\ttypo-sample\t#\(page.comic.id) \(original), \(kind)"
     }
 }

@@ -70,7 +70,7 @@ extension SearchEngine {
     /// - Throws: ``SemanticSearchError`` when the model or the index's vectors can't be used
     ///   (`ranking` is then unchanged), `StoreError` when the index can't be read.
     func fuseMeaning(
-        of meaning: String, into ranking: inout Ranking, query: SearchQuery, in snapshot: ComicDatabase.Snapshot
+        of meaning: String, into ranking: inout Ranking, query: SearchQuery, in snapshot: ComicDatabase.SearchView
     ) throws {
         let (vectors, model) = try embeddings(of: [meaning])
         let similarities = try nearestInMeaning(to: vectors, model: model, in: snapshot).similarities
@@ -95,7 +95,7 @@ extension SearchEngine {
     /// them that is.
     ///
     /// - Throws: ``SemanticSearchError/noVectors`` when the index has none for `model`.
-    func nearestInMeaning(to vectors: [[Float]], model: String, in snapshot: ComicDatabase.Snapshot) throws
+    func nearestInMeaning(to vectors: [[Float]], model: String, in snapshot: ComicDatabase.SearchView) throws
         -> (similarities: [Float], nearest: [Int])
     {
         var best: [Float] = []

@@ -9,7 +9,7 @@ extension SearchEngine {
     /// remembered right still brings its comic first, and one remembered wrong finds nothing
     /// exactly but leaves its words to the rest of the ranking.
     func addQuotedSpeechBonus(
-        _ phrases: [[String]], to terms: inout TermScores, in snapshot: ComicDatabase.Snapshot
+        _ phrases: [[String]], to terms: inout TermScores, in snapshot: ComicDatabase.SearchView
     ) throws -> [Comic.ID] {
         var holding: [Comic.ID] = []
         for phrase in phrases {

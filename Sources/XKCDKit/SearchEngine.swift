@@ -160,7 +160,7 @@ public struct SearchEngine: Sendable {
 
     private func search(
         _ query: SearchQuery, text: String, limit: Int, page: Int, correctingSpelling: Bool,
-        in snapshot: ComicDatabase.Snapshot
+        in snapshot: ComicDatabase.SearchView
     ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
@@ -268,7 +268,7 @@ public struct SearchEngine: Sendable {
     }
 
     /// - Parameter ordered: how many of the first results must be in order.
-    private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.Snapshot) throws -> Ranking {
+    private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.SearchView) throws -> Ranking {
         var ranking = Ranking()
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let typed = query.text, typed.hasSearchableWord {
@@ -304,7 +304,7 @@ public struct SearchEngine: Sendable {
 
     private func rankText(
         _ text: TextQuery, quoted: [[String]] = [], allowed: Set<Comic.ID>?, ordering ordered: Int,
-        in snapshot: ComicDatabase.Snapshot
+        in snapshot: ComicDatabase.SearchView
     ) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
@@ -396,7 +396,7 @@ public struct SearchEngine: Sendable {
         return ranking
     }
 
-    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.Snapshot) throws {
+    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.SearchView) throws {
         switch order {
         case .relevance: break
         case .dateAscending, .dateDescending:
@@ -433,7 +433,7 @@ public struct SearchEngine: Sendable {
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
     func spellingCorrections(
-        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.Snapshot
+        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.SearchView
     ) throws -> (corrections: [String: String], inflections: Set<String>) {
         var corrections: [String: String] = [:]
         var inflections: Set<String> = []

@@ -75,7 +75,7 @@ struct CompleterTests {
         let library = try await FixtureLibrary.make()
         let completer = Completer(root: RecordingHost.root, library: library)
         let words = completer.completions(for: "search tabl", cursor: 11)
-        #expect(words == (try library.database.commonWords(startingWith: "tabl", limit: 30)))
+        #expect(words == (try library.database.readCommonWords(startingWith: "tabl", limit: 30)))
         #expect(words.contains("table"))
         #expect(words.allSatisfy { $0.hasPrefix("tabl") })
         // A first word that starts no command is a query word.

@@ -3,6 +3,7 @@ import GRDB
 import Synchronization
 import Testing
 import XKCDModel
+@testable import XKCDSnippets
 @testable import XKCDStore
 
 /// Real comics (text from the xkcd JSON and explain xkcd), written as literals so the store is
@@ -44,12 +45,12 @@ enum Sample {
         try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
         try database.rebuildRankingIndex()
         try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
-        #expect(try database.termScores(for: ["sandwich"]).matchingAll == [149])
+        #expect(try database.readTermScores(for: ["sandwich"]).matchingAll == [149])
         try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
         try database.rebuildRankingIndex()
         try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
         #expect(try database.rankingIndexIsCurrent() == false)
-        #expect(try database.termScores(for: ["exploits"]).matchingAll == [327])
+        #expect(try database.readTermScores(for: ["exploits"]).matchingAll == [327])
     }
 
     /// Damaged spelling blobs end the lookup; they never trap.
@@ -61,7 +62,7 @@ enum Sample {
             try db.execute(sql: "UPDATE rankingTerm SET postings = x'FFFFFFFFFFFFFFFF7F01' || postings WHERE term = 'sandwich'")
         }
         #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich") }.isEmpty)
-        _ = try database.termScores(for: ["sandwich"])
+        _ = try database.readTermScores(for: ["sandwich"])
     }
 
     /// Documents stored after the ranking index was built (a run of the indexer stopped before
@@ -73,7 +74,7 @@ enum Sample {
         #expect(try database.rankingIndexIsCurrent() == false)
         let query = TextQuery.or([.term("exploits", field: nil), .prefix("daught", field: nil)])
         #expect(try database.reading { try $0.comicIDsFromPostings(matching: query) } == nil)
-        #expect(try database.comicIDs(matching: query) == [327])
+        #expect(try database.readComicIDs(matching: query) == [327])
         try database.rebuildRankingIndex()
         #expect(try database.rankingIndexIsCurrent())
         #expect(try database.reading { try $0.comicIDsFromPostings(matching: query) } == [327])
@@ -98,11 +99,11 @@ enum Sample {
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
-        #expect(try database.comicIDs(matching: .and([.term("bobby", field: nil), .term("tables", field: nil)])) == [327])
-        #expect(try database.termScores(for: ["bobby", "tables"]).matchingAll == [327])
-        #expect(try database.comicIDs(matching: .term("imagemagick", field: nil)) == [2347])
+        #expect(try database.readComicIDs(matching: .and([.term("bobby", field: nil), .term("tables", field: nil)])) == [327])
+        #expect(try database.readTermScores(for: ["bobby", "tables"]).matchingAll == [327])
+        #expect(try database.readComicIDs(matching: .term("imagemagick", field: nil)) == [2347])
         // The JSON transcript was replaced by explain xkcd's, so its words no longer match.
-        #expect(try database.comicIDs(matching: .term("phone", field: nil)).isEmpty)
+        #expect(try database.readComicIDs(matching: .term("phone", field: nil)).isEmpty)
     }
 
     @Test func summariesSnippetsAndMatchesComeBackInTheOrderAskedFor() throws {
@@ -194,17 +195,17 @@ enum Sample {
         try database.rebuildFullTextIndex()
         try database.optimizeFullTextIndex()
         #expect(try database.integrityProblems().isEmpty)
-        #expect(try database.comicIDs(matching: .term("simon", field: nil)) == [149])
+        #expect(try database.readComicIDs(matching: .term("simon", field: nil)) == [149])
     }
 
     @Test func quotesAndOperatorsInWordsStayLiteral() throws {
         try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
-        #expect(try database.comicIDs(matching: .and([.term("driver's", field: nil), .term("\"license", field: nil)])) == [327])
-        #expect(try database.comicIDs(matching: .and([.term("NEAR(", field: nil), .term("OR", field: nil)])).isEmpty)
-        #expect(try database.comicIDs(matching: .phrase(["trapped\"", "in"], field: .alt)) == [327])
-        #expect(try database.comicIDs(matching: .term("trapped", field: .title)).isEmpty)
+        #expect(try database.readComicIDs(matching: .and([.term("driver's", field: nil), .term("\"license", field: nil)])) == [327])
+        #expect(try database.readComicIDs(matching: .and([.term("NEAR(", field: nil), .term("OR", field: nil)])).isEmpty)
+        #expect(try database.readComicIDs(matching: .phrase(["trapped\"", "in"], field: .alt)) == [327])
+        #expect(try database.readComicIDs(matching: .term("trapped", field: .title)).isEmpty)
         // Nothing searchable is left of `*`: no match, and no FTS5 syntax error.
-        #expect(try database.comicIDs(matching: .term("*", field: nil)).isEmpty)
+        #expect(try database.readComicIDs(matching: .term("*", field: nil)).isEmpty)
     }
 
     @Test func exclusionsPrefixesAndOr() throws {
@@ -213,12 +214,12 @@ enum Sample {
             ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged),
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
-        #expect(try database.comicIDs(matching: .not(.term("sandwich", field: nil))) == [327, 2347])
-        #expect(try database.comicIDs(matching: .prefix("depend", field: .title)) == [2347])
-        #expect(try database.comicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 2347])
-        #expect(try database.comicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [327, 2347])
+        #expect(try database.readComicIDs(matching: .not(.term("sandwich", field: nil))) == [327, 2347])
+        #expect(try database.readComicIDs(matching: .prefix("depend", field: .title)) == [2347])
+        #expect(try database.readComicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 2347])
+        #expect(try database.readComicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [327, 2347])
         // NOT binds tighter than OR in FTS5: the exclusion must still apply to the whole OR.
-        #expect(try database.comicIDs(matching: .and([
+        #expect(try database.readComicIDs(matching: .and([
             .or([.term("simon", field: nil), .term("imagemagick", field: nil)]), .not(.term("sandwich", field: nil)),
         ])) == [2347])
     }
@@ -229,12 +230,12 @@ enum Sample {
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
-        let scores = try database.termScores(for: ["dependency"])
+        let scores = try database.readTermScores(for: ["dependency"])
         #expect(Set(scores.candidates) == [149, 2347])
         #expect(scores.score(2347) > scores.score(149) + 50)
-        #expect(try database.termScores(for: ["sandwiches"]).candidates == [149])
-        #expect(try database.termScores(for: ["sandwichez"]).unseenWords == ["sandwichez"])
-        #expect(try database.termScores(for: ["qqqq"]).unknownWords == ["qqqq"])
+        #expect(try database.readTermScores(for: ["sandwiches"]).candidates == [149])
+        #expect(try database.readTermScores(for: ["sandwichez"]).unseenWords == ["sandwichez"])
+        #expect(try database.readTermScores(for: ["qqqq"]).unknownWords == ["qqqq"])
     }
 }
 
@@ -345,7 +346,7 @@ enum Sample {
             // The migration's pages are in the file, not left in the write-ahead log for reads.
             let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
             #expect(log == 0)
-            #expect(try reader.termScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
+            #expect(try reader.readTermScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
             #expect(applied == [
                 "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
@@ -426,13 +427,13 @@ enum Sample {
         let database = try ComicDatabase.inMemory()
         try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
         try database.rebuildRankingIndex()
-        #expect(try database.termScores(for: ["sandwich"]).matchingAll == [149])
+        #expect(try database.readTermScores(for: ["sandwich"]).matchingAll == [149])
         try database.writer.write { db in
             try db.execute(sql: "UPDATE rankingData SET value = x'950b01020304' WHERE name = 'lengths'")
             // A new generation, so that the lengths are read again.
             try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES ('rankingGeneration', 'changed')")
         }
-        #expect(throws: DocumentLengths.damaged) { try database.termScores(for: ["sandwich"]) }
+        #expect(throws: DocumentLengths.damaged) { try database.readTermScores(for: ["sandwich"]) }
         #expect(DocumentLengths.damaged.description.contains("index --rebuild"))
     }
 
@@ -476,9 +477,9 @@ enum Sample {
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'comicSearch'")
         }
         #expect(definition?.contains("prefix='2 3 4'") == true)
-        #expect(try database.comicIDs(matching: .prefix("dep", field: .title)) == [2347])
-        #expect(try database.comicIDs(matching: .prefix("imag", field: nil)) == [2347])
-        #expect(try database.comicIDs(matching: .prefix("maintai", field: .explanation)) == [2347])
+        #expect(try database.readComicIDs(matching: .prefix("dep", field: .title)) == [2347])
+        #expect(try database.readComicIDs(matching: .prefix("imag", field: nil)) == [2347])
+        #expect(try database.readComicIDs(matching: .prefix("maintai", field: .explanation)) == [2347])
         #expect(try database.integrityProblems().isEmpty)
         try queue.write { db in
             try db.execute(sql: "UPDATE searchDocument SET title = 'Independence' WHERE id = 2347")

@@ -4,6 +4,7 @@ import GRDB
 import Testing
 import XKCDModel
 import _XKCDTestSupport
+@testable import XKCDSnippets
 @testable import XKCDStore
 
 @Suite struct SnippetWindowTests {

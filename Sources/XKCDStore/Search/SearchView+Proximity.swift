@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 import XKCDModel
+import XKCDSnippets
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// For each comic, the share of the query's neighbouring word pairs that its title, title
     /// text or transcript hold side by side, in the query's order: a remembered line ("someone is
     /// wrong on the internet") holds its words in the order the comic says them, which the

@@ -2,49 +2,6 @@ import Foundation
 import GRDB
 import XKCDModel
 
-/// What one indexing step learnt about one comic number.
-public struct ComicUpdate: Sendable {
-    public enum Outcome<Value: Sendable>: Sendable {
-        /// Nothing was asked this time.
-        case unchanged
-        case fetched(Value, at: Date)
-        /// The comic does not exist (#404), or its explanation is not written yet.
-        case absent(at: Date)
-        case failed(String, at: Date)
-    }
-
-    public var id: Comic.ID
-    public var comic: Outcome<Comic>
-    public var explanation: Outcome<Explanation>
-
-    public init(id: Comic.ID, comic: Outcome<Comic>, explanation: Outcome<Explanation>) {
-        self.id = id
-        self.comic = comic
-        self.explanation = explanation
-    }
-}
-
-/// The numbers an indexing run still has to ask for.
-public struct IndexPlan: Sendable, Equatable {
-    public var comics: [Comic.ID]
-    public var explanations: [Comic.ID]
-
-    public init(comics: [Comic.ID], explanations: [Comic.ID]) {
-        self.comics = comics
-        self.explanations = explanations
-    }
-
-    /// Every number that needs at least one request, in ascending order.
-    public var ids: [Comic.ID] { Array(Set(comics).union(explanations)).sorted() }
-}
-
-/// A comic that could not be indexed, as the last run left it.
-public struct IndexFailure: Sendable, Equatable {
-    public var id: Comic.ID
-    public var resource: String
-    public var message: String
-}
-
 extension ComicDatabase {
     /// Explanations fetched within this long of their comic's date are fetched again, since
     /// the wiki changes them most in the first days.

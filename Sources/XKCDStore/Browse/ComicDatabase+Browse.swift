@@ -2,17 +2,6 @@ import Foundation
 import GRDB
 import XKCDModel
 
-/// Counts for `xkcd-search stats`.
-public struct IndexStatistics: Sendable, Equatable, Codable {
-    public var comics: Int
-    public var latest: Comic.ID?
-    public var explained: Int
-    public var incompleteExplanations: Int
-    public var favourites: Int
-    public var tags: Int
-    public var lastUpdate: String?
-}
-
 extension ComicDatabase {
     /// Titles that start with `prefix` (case aside, as SQLite's LIKE compares ASCII), the newest
     /// comic first: for typing ahead.

@@ -1,82 +1,11 @@
-import Foundation
 import GRDB
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
-    /// The comics ``comicIDs(matching:)`` finds, read from the ranking index's postings instead
-    /// of FTS5; nil where only FTS5 can tell, or when the index is being updated.
-    ///
-    /// FTS5 steps a virtual-table row for every comic it matches, which is slow per comic: `pur*` or `advice OR mass` cost a third of their search that way. The postings
-    /// hold every stemmed token of every field, made by the same tokenizer as FTS5's index, so
-    /// a word, a prefix, OR, exclusions and field scopes are sets of comics combined here as
-    /// bitsets, mirroring ``FTS5Expression`` operand by operand.
-    ///
-    /// Left to FTS5: phrases and words of more than one token (which need positions), a prefix
-    /// shared by more than ``prefixTermLimit`` stems, a query of exclusions only, and an index
-    /// whose documents changed since its ranking postings were built.
-    func comicIDsFromPostings(matching text: TextQuery) throws -> [Comic.ID]? {
-        let lengths = try rankingCache.documentLengths(db)
-        guard lengths.isCurrent else { return nil }
-        // The root as FTS5Expression renders it: its positive operands and its exclusions. One
-        // of exclusions only is every comic but those, which FTS5's statement lists.
-        let operands: [TextQuery] = if case .and(let list) = text { list } else { [text] }
-        guard operands.contains(where: { if case .not = $0 { false } else { true } }) else { return nil }
-        let evaluator = BooleanEvaluator(
-            db: db, tokenizer: try rankingCache.tokenizers(db).stems, lookup: try postingsLookup(), maxID: lengths.maxID)
-        guard case .matches(let matched)? = try evaluator.evaluate(.and(operands)) else { return nil }
-        return matched.ids
-    }
-
-    /// Prefixes of more stems than this are left to FTS5's prefix index ("s*", "re*").
-    static let prefixTermLimit = 512
-}
-
-/// Comic numbers as a bitset: the few sets a boolean query combines are a few hundred bytes
-/// each, and intersecting them is a word at a time.
-struct ComicSet {
-    private var bits: [UInt64]
-
-    init(maxID: Int) {
-        bits = [UInt64](repeating: 0, count: maxID / 64 + 1)
-    }
-
-    @inline(__always)
-    mutating func insert(_ id: Int) {
-        guard id >= 0, id / 64 < bits.count else { return }
-        bits[id / 64] |= 1 << UInt64(id % 64)
-    }
-
-    mutating func formUnion(_ other: ComicSet) {
-        for index in bits.indices { bits[index] |= other.bits[index] }
-    }
-
-    mutating func formIntersection(_ other: ComicSet) {
-        for index in bits.indices { bits[index] &= other.bits[index] }
-    }
-
-    mutating func subtract(_ other: ComicSet) {
-        for index in bits.indices { bits[index] &= ~other.bits[index] }
-    }
-
-    /// The members, ascending.
-    var ids: [Int] {
-        var ids: [Int] = []
-        for (index, word) in bits.enumerated() {
-            var rest = word
-            while rest != 0 {
-                ids.append(index * 64 + rest.trailingZeroBitCount)
-                rest &= rest &- 1
-            }
-        }
-        return ids
-    }
-}
-
 /// Evaluates a ``TextQuery`` over the ranking postings, as ``FTS5Expression`` renders it.
-private struct BooleanEvaluator {
+struct BooleanEvaluator {
     let db: Database
     let tokenizer: any FTS5Tokenizer
-    /// The ranking index's lookup of one term (``ComicDatabase/Snapshot/postingsLookup()``).
+    /// The ranking index's lookup of one term (``ComicDatabase/SearchView/postingsLookup()``).
     let lookup: Statement
     let maxID: Int
 
@@ -144,7 +73,7 @@ private struct BooleanEvaluator {
         return set
     }
 
-    /// nil when more than ``ComicDatabase/Snapshot/prefixTermLimit`` stems start with `prefix`.
+    /// nil when more than ``ComicDatabase/SearchView/prefixTermLimit`` stems start with `prefix`.
     private func comics(holdingTermsStartingWith prefix: String, in field: SearchField?) throws -> ComicSet? {
         var set = ComicSet(maxID: maxID)
         var termCount = 0
@@ -158,7 +87,7 @@ private struct BooleanEvaluator {
                 .forEachRow(binding: [.text(prefix)]) { row in
                     guard row.bytes(0).starts(with: prefixBytes) else { throw EndOfRun() }
                     termCount += 1
-                    guard termCount <= ComicDatabase.Snapshot.prefixTermLimit else {
+                    guard termCount <= ComicDatabase.SearchView.prefixTermLimit else {
                         isTooBroad = true
                         throw EndOfRun()
                     }

@@ -2,45 +2,6 @@ import Foundation
 import GRDB
 import XKCDModel
 
-/// A comic someone keeps, with when they added it and their tags.
-///
-/// Favourites have no foreign key to `comic`: a favourite outlives any re-index, rebuild or
-/// reload of the comics, and may name a comic the index does not hold yet (after an import).
-public struct Favourite: Sendable, Hashable, Codable {
-    public var id: Comic.ID
-    public var addedAt: Date
-    /// Normalised tags, sorted.
-    public var tags: [String]
-
-    public init(id: Comic.ID, addedAt: Date, tags: [String] = []) {
-        self.id = id
-        self.addedAt = addedAt
-        self.tags = tags
-    }
-}
-
-/// How many favourites carry one tag, for `fav tags`.
-public struct TagCount: Sendable, Hashable, Codable {
-    public var tag: String
-    public var count: Int
-}
-
-/// What a merge of favourites changed.
-public struct FavouriteMerge: Sendable, Equatable {
-    /// Comics that were not favourites before, ascending.
-    public var addedFavourites: [Comic.ID] = []
-    /// Tags newly attached, counted once per comic.
-    public var addedTags: Int = 0
-
-    public var isEmpty: Bool { addedFavourites.isEmpty && addedTags == 0 }
-}
-
-struct FavouriteRecord: Codable, FetchableRecord, PersistableRecord {
-    static let databaseTableName = "favourite"
-    var comicID: Int
-    var addedAt: Date
-}
-
 extension ComicDatabase {
     /// Makes `id` a favourite (keeping the first `addedAt` when it already is one) and attaches `tags`.
     ///
@@ -182,29 +143,4 @@ extension ComicDatabase {
         }
         return added
     }
-}
-
-extension ComicDatabase {
-    /// Writes `favourites` into a new file at `path` migrated only up to `migration`, with plain
-    /// SQL as the xkcd-search of that schema did; opening it with ``open(at:)`` then runs the
-    /// later migrations. Tests use it to prove that favourites survive every migration.
-    static func makeFile(
-        at path: String, migratedUpTo migration: String, favourites: [Favourite]
-    ) throws {
-        let queue = try DatabaseQueue(path: path)
-        try Schema.migrator.migrate(queue, upTo: migration)
-        try queue.write { db in
-            for favourite in favourites {
-                try db.execute(
-                    literal: "INSERT INTO favourite(comicID, addedAt) VALUES (\(favourite.id), \(favourite.addedAt))")
-                for tag in favourite.tags {
-                    try db.execute(literal: "INSERT INTO favouriteTag(comicID, tag) VALUES (\(favourite.id), \(tag))")
-                }
-            }
-        }
-        try queue.close()
-    }
-
-    /// The names of the schema migrations, oldest first.
-    static var migrationNames: [String] { Schema.migrator.migrations }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// Which of `words` (exact forms, lower case) some comic's title holds.
     ///
     /// Reads each word's exact-form postings, whose entries carry a title bit:

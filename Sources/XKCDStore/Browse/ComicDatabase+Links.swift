@@ -1,17 +1,6 @@
 import GRDB
 import XKCDModel
 
-/// A comic linked to or from another one's explanation (``ComicDatabase/linkedComics(of:)``).
-public struct LinkedComic: Sendable, Hashable {
-    public var id: Comic.ID
-    public var title: String
-    public var date: ComicDate
-    /// The explanation of the comic asked about links to this one.
-    public var isOutgoing: Bool
-    /// This comic's explanation links to the comic asked about.
-    public var isIncoming: Bool
-}
-
 extension ComicDatabase {
     /// The `setting` key set while explanations stored by an earlier version lack what only
     /// parsing them again gives (the links between comics); its value says what.

@@ -1,0 +1,24 @@
+import Foundation
+import XKCDModel
+
+/// What one indexing step learnt about one comic number.
+public struct ComicUpdate: Sendable {
+    public enum Outcome<Value: Sendable>: Sendable {
+        /// Nothing was asked this time.
+        case unchanged
+        case fetched(Value, at: Date)
+        /// The comic does not exist (#404), or its explanation is not written yet.
+        case absent(at: Date)
+        case failed(String, at: Date)
+    }
+
+    public var id: Comic.ID
+    public var comic: Outcome<Comic>
+    public var explanation: Outcome<Explanation>
+
+    public init(id: Comic.ID, comic: Outcome<Comic>, explanation: Outcome<Explanation>) {
+        self.id = id
+        self.comic = comic
+        self.explanation = explanation
+    }
+}

@@ -1,0 +1,8 @@
+import Foundation
+import GRDB
+
+struct FavouriteRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "favourite"
+    var comicID: Int
+    var addedAt: Date
+}

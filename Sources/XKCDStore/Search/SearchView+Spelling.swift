@@ -1,0 +1,70 @@
+import GRDB
+import XKCDModel
+
+extension ComicDatabase.SearchView {
+    /// Words of the index spelled like `word`, with the number of comics holding each: those
+    /// starting with its first two letters, or with its first and third (a second letter
+    /// dropped, doubled or swapped), of a length within `slack`.
+    ///
+    /// Typos in the first two letters are rare; reading only the words of these two letters
+    /// keeps a lookup to a thousand words or so instead of every word with the same first
+    /// letter. Each two letters' words are one blob (``RankingIndex/writeSpellingBuckets(_:words:)``):
+    /// ```sql
+    /// SELECT words FROM spellingBucket WHERE prefix = ?
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - minimumCount: only words held by at least this many comics.
+    ///   - isNear: whether a word, as UTF-8 bytes, is near enough: a misspelling reads a thousand
+    ///     words and keeps a few, and making each a String first was a tenth of its search.
+    public func spellingCandidates(
+        near word: String, slack: Int = 2, minimumCount: Int = 1,
+        where isNear: (UnsafeRawBufferPointer) -> Bool = { _ in true }
+    ) throws(StoreError) -> [(term: String, documentCount: Int)] {
+        let letters = Array(word.lowercased())
+        guard letters.count >= 3 else { return [] }
+        let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
+        let length = letters.count
+        return try wrapped {
+            let bucket = try db.cachedStatement(sql: "SELECT words FROM spellingBucket WHERE prefix = ?")
+            var candidates: [(term: String, documentCount: Int)] = []
+            for prefix in prefixes {
+                try bucket.forEachRow(binding: [.text(prefix)]) { row in
+                    let words = row.bytes(0)
+                    var offset = 0
+                    while let wordLength = Varint.read(words, at: &offset), let documentCount = Varint.read(words, at: &offset),
+                        wordLength <= words.count - offset
+                    {
+                        let word = UnsafeRawBufferPointer(rebasing: words[offset..<offset + wordLength])
+                        offset += wordLength
+                        guard abs(wordLength - length) <= slack, documentCount >= minimumCount, isNear(word) else { continue }
+                        candidates.append((String(decoding: word, as: UTF8.self), documentCount))
+                    }
+                }
+            }
+            return candidates
+        }
+    }
+
+    /// The most frequent indexed words starting with `prefix`, to rank `prefix*` queries.
+    public func commonWords(startingWith prefix: String, limit: Int) throws(StoreError) -> [String] {
+        let start = prefix.lowercased()
+        guard let last = start.last, let next = Character.successor(of: last) else { return [] }
+        let end = String(start.dropLast()) + String(next)
+        return try wrapped {
+            var words: [String] = []
+            try db.cachedStatement(sql: """
+                SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
+                """
+            ).forEachRow(binding: [.text(start), .text(end), .integer(limit)]) { row in words.append(row.text(0)) }
+            return words
+        }
+    }
+}
+
+extension Character {
+    fileprivate static func successor(of character: Character) -> Character? {
+        guard let scalar = character.unicodeScalars.first, let next = Unicode.Scalar(scalar.value + 1) else { return nil }
+        return Character(next)
+    }
+}
