@@ -109,15 +109,6 @@ extension ComicDatabase {
         }
     }
 
-    /// Whether the indexer was told that `id` does not exist (#404), as opposed to never asked.
-    public func isKnownAbsent(_ id: Comic.ID) throws(StoreError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, SQLRequest<Bool>(literal: """
-                SELECT EXISTS (SELECT 1 FROM fetchState WHERE comicID = \(id) AND resource = 'comic' AND status = 'absent')
-                """)) ?? false
-        }
-    }
-
     /// The comic shown last (by `show`, `next`, `prev`, `random`…), or nil before the first.
     public func currentComicID() throws(StoreError) -> Comic.ID? {
         try setting(Self.currentComicKey).flatMap { Int($0) }

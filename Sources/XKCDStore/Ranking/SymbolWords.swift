@@ -11,7 +11,7 @@
 /// `802.11`, `i/o`, `e.g`), a leading `.` before a letter (`.net`), or one to two trailing `+`
 /// or a trailing `#` (`c++`, `g++`, `c#`). Dots and slashes that end a sentence or a path are not
 /// part of it.
-public enum SymbolWords {
+public enum SymbolWords: Sendable {
     /// Longer runs are addresses and paths, not words anyone searches as one.
     static let maximumLength = 24
     static let maximumParts = 4

@@ -1,0 +1,12 @@
+import Foundation
+import GRDB
+import XKCDModel
+
+struct FetchStateRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "fetchState"
+    var comicID: Int
+    var resource: String
+    var status: String
+    var message: String?
+    var attemptedAt: Date
+}
