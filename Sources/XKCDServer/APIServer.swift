@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import XKCDKit
 
@@ -76,19 +77,28 @@ public struct APIServer: Sendable {
     public let configuration: Configuration
     let database: ComicDatabase
     let engine: SearchEngine
+    /// The engine's model, which `/api/stats` asks too: one model loaded once, not one a request.
+    let sentenceModel: SentenceModel
     let library: Library
     let imagesDirectory: URL
     let images: ImageRoutes
     let logger: Logger
 
-    /// - Parameter logger: the access log at `info`; at `debug` also the query strings and the
-    ///   library's steps, which name what was searched.
-    public init(configuration: Configuration, database: ComicDatabase, imagesDirectory: URL, logger: Logger) {
+    /// - Parameters:
+    ///   - sentenceModel: the model descriptions are searched with (by default where the
+    ///     executables find it); a search goes on by words without it.
+    ///   - logger: the access log at `info`; at `debug` also the query strings and the library's
+    ///     steps, which name what was searched.
+    public init(
+        configuration: Configuration, database: ComicDatabase, imagesDirectory: URL,
+        sentenceModel: SentenceModel = .located(), logger: Logger
+    ) {
         self.configuration = configuration
         self.database = database
         var steps = logger
         steps.logLevel = logger.logLevel <= .debug ? .info : .notice
-        self.engine = SearchEngine(database: database, sentenceModel: .located(), logger: steps)
+        self.engine = SearchEngine(database: database, sentenceModel: sentenceModel, logger: steps)
+        self.sentenceModel = sentenceModel
         self.library = Library(database: database, logger: steps)
         self.imagesDirectory = imagesDirectory
         self.images = ImageRoutes(
@@ -116,6 +126,16 @@ public struct APIServer: Sendable {
                 await onListening(url)
             },
             logger: logger)
+    }
+
+    /// Makes the event loops that read and write the connections run Swift concurrency's tasks
+    /// too, in place of its own pool of threads; to be called on the main thread before any task
+    /// starts. A request then runs where its connection is served, instead of being handed from
+    /// an event loop to a pool thread and back: on a busy machine each hand-over waits for a core
+    /// (docs/performance.md, "The HTTP API under load"). Returns false when it was too late.
+    @discardableResult
+    public static func runTasksOnEventLoops() -> Bool {
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGINT or SIGTERM, then lets the requests under way finish and returns.
@@ -157,7 +177,7 @@ public struct APIServer: Sendable {
             return try JSONResponse.make(SuggestionsDocument(query: typed, suggestions: try library.suggestions(for: typed)))
         }
         get(router, "/api/stats") { _, _ in
-            var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)
+            var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory, model: sentenceModel)
             // The file's name only: no path of the machine leaves the server.
             stats.database = URL(fileURLWithPath: stats.database).lastPathComponent
             return try JSONResponse.make(stats)
@@ -170,7 +190,9 @@ public struct APIServer: Sendable {
         get(router, "/api/favourites", use: listFavourites)
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
         get(router, "/images/:comic", use: image)
-        WebPages(engine: engine, library: library, database: database, imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
+        WebPages(
+            engine: engine, sentenceModel: sentenceModel, library: library, database: database,
+            imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
             .add(to: router)
         return router
     }
