@@ -29,12 +29,12 @@ public enum Advice {
         }
     }
 
+    /// Said after "searching by words only"; not on `stats`'s status line, which reports.
     private static func suffix(for problem: SemanticSearchError) -> String? {
-        let makeModel = "run 'make model' in the source tree, or set XKCD_SEARCH_MODEL to a model's directory"
-        return switch problem {
-        case .noModel, .model(.modelMissing): " (\(makeModel))"
-        case .model(.modelDamaged): " (run 'make model' again to replace it)"
-        case .noVectors: " (run 'xkcd-search index' to add them)"
+        switch problem {
+        case .noModel, .model(.modelMissing): "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model' in a source tree"
+        case .model(.modelDamaged): "; run 'make model' again in a source tree to replace it"
+        case .noVectors: "; run 'xkcd-search index' to add them"
         case .model, .unusableEmbedding: nil
         }
     }

@@ -3,7 +3,6 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import XKCDKit
 
@@ -126,16 +125,6 @@ public struct APIServer: Sendable {
                 await onListening(url)
             },
             logger: logger)
-    }
-
-    /// Makes the event loops that read and write the connections run Swift concurrency's tasks
-    /// too, in place of its own pool of threads; to be called on the main thread before any task
-    /// starts. A request then runs where its connection is served, instead of being handed from
-    /// an event loop to a pool thread and back: on a busy machine each hand-over waits for a core
-    /// (docs/performance.md, "The HTTP API under load"). Returns false when it was too late.
-    @discardableResult
-    public static func runTasksOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
     }
 
     /// Serves until SIGINT or SIGTERM, then lets the requests under way finish and returns.

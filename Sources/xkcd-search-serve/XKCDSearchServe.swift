@@ -5,23 +5,9 @@ import XKCDCommandLine
 import XKCDKit
 import XKCDServer
 
-/// Starts `xkcd-search serve` with the server's event loops as Swift concurrency's executor,
-/// which must be in place before the first task: hence a synchronous start that hands the main
-/// thread to Dispatch, as `AsyncParsableCommand.main()` would.
-@main
-enum ServeMain {
-    static func main() {
-        APIServer.runTasksOnEventLoops()
-        Task {
-            await XKCDSearchServe.main()
-            exit(0)
-        }
-        dispatchMain()
-    }
-}
-
 /// `xkcd-search serve`: the only executable that links Hummingbird and SwiftNIO.
 /// `xkcd-search` checks the arguments, then runs this one with them.
+@main
 struct XKCDSearchServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion,

@@ -26,7 +26,7 @@ extension XKCDSearch {
                 comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
-                by meaning:    \(output.semanticProblem.map { "off: \(Advice.adding(to: $0.reason, for: $0))" } ?? "on (\(output.embeddedComics) of \(output.comics) comics embedded by \(escaped(output.semanticModel ?? "")))")
+                by meaning:    \(output.semanticProblem.map { "off: \($0.reason)" } ?? "on (\(output.embeddedComics) of \(output.comics) comics embedded by \(escaped(output.semanticModel ?? "")))")
                 images kept:   \(output.images) (\(Terminal.size(output.imageBytes)))\(missingImages(output.imagesMissing))
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(Terminal.size(output.databaseBytes)))
