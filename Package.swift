@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit", "CPseudoTerminal",
+                "XKCDKit", "XKCDEmbed", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -119,7 +119,7 @@ public enum Terminal: Sendable {
         if code.rawValue == 64 || error is QueryError || error is SearchError || isUnreadableComic(error) {
             code = ExitCode(usageErrorStatus)
         }
-        printError(command.fullMessage(for: error))
+        printError(Advice.adding(to: command.fullMessage(for: error), for: error))
         command.exit(withError: ExitCode(code.rawValue))
     }
 

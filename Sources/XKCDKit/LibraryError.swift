@@ -1,6 +1,9 @@
 import XKCDModel
 
-/// A request the library cannot answer, worded as one lowercase line for the person who asked.
+/// A request the library cannot answer, worded as one lowercase line that says what is wrong.
+///
+/// What to do about it is the front end's to add: the command line says which command to run
+/// (`Advice` in XKCDCommandLine), the server words it for a client of its API (`APIError`).
 public enum LibraryError: Error, Equatable, CustomStringConvertible {
     /// The text is not a comic number, `latest` or `random`.
     case notANumber(String)
@@ -40,17 +43,17 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
         case .belowFirst(let n): "#\(n) does not exist: comics start at #1"
         case .notYetPublished(let n, let latest): "#\(n) does not exist yet: the latest is #\(latest)"
         case .skipped404: "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)"
-        case .notIndexed(let n): "#\(n) is not in the index; run 'xkcd-search index' to fetch it"
-        case .emptyIndex: "the index is empty; run 'xkcd-search index' first"
+        case .notIndexed(let n): "#\(n) is not in the index"
+        case .emptyIndex: "the index is empty"
         case .noExplanation(let n): "#\(n) has no explanation yet on explain xkcd"
-        case .noCurrentComic: "no comic shown yet; show one first, e.g. 'xkcd-search show latest'"
+        case .noCurrentComic: "no comic shown yet"
         case .nothingAfter(let n): "#\(n) is the latest comic: there is nothing after it"
         case .nothingBefore(let n):
             n == 1
                 ? "#1 is the first comic: there is nothing before it"
                 : "#\(n) is the first comic in the index: there is nothing before it"
-        case .notAFavourite(let n): "#\(n) is not a favourite (add it with 'fav add \(n)')"
-        case .noFavourites: "there are no favourites yet (add one with 'fav add N')"
+        case .notAFavourite(let n): "#\(n) is not a favourite"
+        case .noFavourites: "there are no favourites yet"
         case .noFavouritesTagged(let tag): "no favourite is tagged \(quoted(tag))"
         case .invalidTag(let tag, let reason): "\(quoted(tag)) is not a valid tag: \(reason)"
         case .malformedExport(let source, let reason):

@@ -78,13 +78,13 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { "semantic search is off: \(reason); searching by words only" }
 
-    /// What is wrong, without what follows from it.
+    /// What is wrong, without what follows from it nor what to do about it (the front end's to add).
     public var reason: String {
         switch self {
-        case .noModel: "no sentence model found; set XKCD_SEARCH_MODEL to its directory"
+        case .noModel: "no sentence model found"
         // A model file's own text (a tensor's name, its identity) may hold anything.
         case .model(let error): escaped("\(error)", limit: 300)
-        case .noVectors: "the index has no comic vectors for this model; run 'xkcd-search index' to add them"
+        case .noVectors: "the index has no comic vectors for this model"
         case .unusableEmbedding: "the sentence model made no usable vector of this query; its weights are damaged"
         }
     }

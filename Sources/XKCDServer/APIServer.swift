@@ -76,19 +76,28 @@ public struct APIServer: Sendable {
     public let configuration: Configuration
     let database: ComicDatabase
     let engine: SearchEngine
+    /// The engine's model, which `/api/stats` asks too: one model loaded once, not one a request.
+    let sentenceModel: SentenceModel
     let library: Library
     let imagesDirectory: URL
     let images: ImageRoutes
     let logger: Logger
 
-    /// - Parameter logger: the access log at `info`; at `debug` also the query strings and the
-    ///   library's steps, which name what was searched.
-    public init(configuration: Configuration, database: ComicDatabase, imagesDirectory: URL, logger: Logger) {
+    /// - Parameters:
+    ///   - sentenceModel: the model descriptions are searched with (by default where the
+    ///     executables find it); a search goes on by words without it.
+    ///   - logger: the access log at `info`; at `debug` also the query strings and the library's
+    ///     steps, which name what was searched.
+    public init(
+        configuration: Configuration, database: ComicDatabase, imagesDirectory: URL,
+        sentenceModel: SentenceModel = .located(), logger: Logger
+    ) {
         self.configuration = configuration
         self.database = database
         var steps = logger
         steps.logLevel = logger.logLevel <= .debug ? .info : .notice
-        self.engine = SearchEngine(database: database, sentenceModel: .located(), logger: steps)
+        self.engine = SearchEngine(database: database, sentenceModel: sentenceModel, logger: steps)
+        self.sentenceModel = sentenceModel
         self.library = Library(database: database, logger: steps)
         self.imagesDirectory = imagesDirectory
         self.images = ImageRoutes(
@@ -157,7 +166,7 @@ public struct APIServer: Sendable {
             return try JSONResponse.make(SuggestionsDocument(query: typed, suggestions: try library.suggestions(for: typed)))
         }
         get(router, "/api/stats") { _, _ in
-            var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)
+            var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory, model: sentenceModel)
             // The file's name only: no path of the machine leaves the server.
             stats.database = URL(fileURLWithPath: stats.database).lastPathComponent
             return try JSONResponse.make(stats)
@@ -170,7 +179,9 @@ public struct APIServer: Sendable {
         get(router, "/api/favourites", use: listFavourites)
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
         get(router, "/images/:comic", use: image)
-        WebPages(engine: engine, library: library, database: database, imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
+        WebPages(
+            engine: engine, sentenceModel: sentenceModel, library: library, database: database,
+            imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
             .add(to: router)
         return router
     }

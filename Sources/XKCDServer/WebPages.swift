@@ -9,15 +9,20 @@ import XKCDKit
 struct WebPages: Sendable {
     let templates: MustacheLibrary
     let engine: SearchEngine
+    let sentenceModel: SentenceModel
     let library: Library
     let database: ComicDatabase
     let imagesDirectory: URL
     let isReadOnly: Bool
 
-    init(engine: SearchEngine, library: Library, database: ComicDatabase, imagesDirectory: URL, isReadOnly: Bool) {
+    init(
+        engine: SearchEngine, sentenceModel: SentenceModel, library: Library, database: ComicDatabase, imagesDirectory: URL,
+        isReadOnly: Bool
+    ) {
         // They come with the build; without them every page is a 500 (the log says which).
         self.templates = (try? Self.loadTemplates()) ?? MustacheLibrary()
         self.engine = engine
+        self.sentenceModel = sentenceModel
         self.library = library
         self.database = database
         self.imagesDirectory = imagesDirectory
@@ -159,7 +164,7 @@ struct WebPages: Sendable {
     }
 
     private func about() throws -> Outcome {
-        let stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory)
+        let stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory, model: sentenceModel)
         return .page(template: "about", title: "About", content: AboutView(stats))
     }
 

@@ -83,7 +83,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             Terminal.printError("could not parse the stored explanations again (\(reason)); 'xkcd-search index --rebuild' will")
         case .progress(let stage, let progress): bars?.update(stage, progress)
         case .finished(let stage): bars?.finish(stage)
-        case .noModel(let problem): Terminal.printError(problem.description)
+        case .noModel(let problem): Terminal.printError(Advice.line(for: problem))
         }
     }
 }

@@ -90,11 +90,11 @@ struct REPLHost {
                     return Self.pagesOutput(of: command) ? .run { try await parsed.run() } : .runOnTerminal { try await parsed.run() }
                 } catch {
                     if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
-                    throw REPLError.command(sanitized(XKCDSearch.message(for: error), keepingNewlines: true))
+                    throw REPLError.command(sanitized(Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true))
                 }
             },
             describe: { error in
-                let message = sanitized(XKCDSearch.message(for: error), keepingNewlines: true)
+                let message = sanitized(Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true)
                 return message.isEmpty ? nil : message
             },
             renderSearch: Self.render(colored: Terminal.usesColor(color)),

@@ -124,7 +124,7 @@ struct BrowseCommandTests {
         ("0", "#0 does not exist: comics start at #1"),
         ("4000", "#4000 does not exist yet: the latest is #3282"),
         ("404", "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)"),
-        ("500", "#500 is not in the index"),
+        ("500", "#500 is not in the index; run 'xkcd-search index' to fetch it"),
         ("abc", "'abc' is not a comic number"),
     ])
     func showRejectsBadNumbersInOneLine(_ number: String, _ message: String) async throws {

@@ -123,6 +123,7 @@ struct ForeignFileTests {
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains("there is no index"), "\(command): \(result)")
+                #expect(result.stderr.contains("build one with 'xkcd-search index'"), "\(command): \(result)")
                 #expect(!FileManager.default.fileExists(atPath: db), "\(command) created \(db)")
             }
         }

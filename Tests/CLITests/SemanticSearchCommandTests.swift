@@ -51,6 +51,8 @@ struct SemanticSearchCommandTests {
             #expect(output.stderr.contains("semantic search is off"), "\(output)")
             #expect(output.stderr.contains("searching by words only"), "\(output)")
             #expect(output.stderr.contains(model == "damaged" ? "is damaged" : "no sentence-embedding model"), "\(output)")
+            // The library says what is wrong; the command line adds what to do at a terminal.
+            #expect(output.stderr.contains(model == "damaged" ? "; run 'make model' again" : "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model'"), "\(output)")
 
             // A short query, or one whose words settle it (an exact title), never asks the model,
             // so it says nothing.

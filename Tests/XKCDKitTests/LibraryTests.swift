@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import XKCDIndexer
+import XKCDEmbed
 @testable import XKCDKit
 import XKCDStore
 import _XKCDTestSupport
@@ -51,6 +52,23 @@ struct LibraryBrowsingTests {
         #expect(LibraryError.notYetPublished(4000, latest: 3282).description == "#4000 does not exist yet: the latest is #3282")
         #expect(LibraryError.skipped404.description == "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)")
         #expect(LibraryError.noExplanation(3282).description == "#3282 has no explanation yet on explain xkcd")
+    }
+
+    /// The library says what is wrong; which command to run is the front end's to say (the
+    /// command line's `Advice`, the server's `APIError`), so no message names one.
+    @Test func messagesSayWhatIsWrongWithoutTerminalAdvice() {
+        let errors: [any Error & CustomStringConvertible] = [
+            LibraryError.notIndexed(500), LibraryError.emptyIndex, LibraryError.noCurrentComic,
+            LibraryError.notAFavourite(5), LibraryError.noFavourites, SemanticSearchError.noModel,
+            SemanticSearchError.noVectors, SemanticSearchError.model(.modelMissing(path: "/nonexistent/model")),
+        ]
+        for error in errors {
+            for advice in ["run '", "xkcd-search ", "make model", "XKCD_SEARCH_MODEL", "fav add", "show one"] {
+                #expect(!error.description.contains(advice), "\(error.description)")
+            }
+        }
+        #expect(LibraryError.notIndexed(500).description == "#500 is not in the index")
+        #expect(SemanticSearchError.noModel.reason == "no sentence model found")
     }
 
     @Test func resolvesAndRejectsNumbersAgainstTheIndex() async throws {

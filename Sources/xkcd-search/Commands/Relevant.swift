@@ -53,7 +53,7 @@ extension XKCDSearch {
                 Terminal.printError(
                     "note: the passage has \(cutFrom) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(found.passage.utf8.count), up to a sentence end, were read")
             }
-            if let problem = found.semanticProblem { Terminal.printError(problem.description) }
+            if let problem = found.semanticProblem { Terminal.printError(Advice.line(for: problem)) }
             if json {
                 try JSONOutput.print(RelevantDocument(found))
             } else {

@@ -115,7 +115,7 @@ extension XKCDSearch {
                     sentenceModel: .located(), logger: logger)
                 let results = try engine.search(text, limit: limit, page: page, correctingSpelling: !exact)
                 if let problem = results.semanticProblem {
-                    Terminal.printError(problem.description)
+                    Terminal.printError(Advice.line(for: problem))
                 }
                 if json {
                     print(try SearchOutput.json(results))
