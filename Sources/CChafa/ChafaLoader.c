@@ -1,12 +1,12 @@
 // The libchafa and GLib functions XKCDImage calls, defined here as forwarders to the library
 // opened by xkcd_chafa_load. Hidden: were they exported, libchafa's own calls to them would land
 // here.
+// First, with their own visibility: a header of the library may include <pthread.h> again.
+#include <pthread.h>
+#include "CSharedLibrary.h"
 #pragma GCC visibility push(hidden)
 #include "CChafa.h"
 #pragma GCC visibility pop
-
-#include <pthread.h>
-#include "CSharedLibrary.h"
 
 #define FUNCTIONS(X) \
     X(chafa_calc_canvas_geometry) X(chafa_canvas_config_new) X(chafa_canvas_config_set_canvas_mode) \

@@ -1,11 +1,11 @@
 // The libcurl functions Transfers.swift calls, defined here as forwarders to the library opened
 // by xkcd_curl_load. Hidden: were they exported, libcurl's own calls to them would land here.
+// First, with their own visibility: a header of the library may include <pthread.h> again.
+#include <pthread.h>
+#include "CSharedLibrary.h"
 #pragma GCC visibility push(hidden)
 #include "CCurl.h"
 #pragma GCC visibility pop
-
-#include <pthread.h>
-#include "CSharedLibrary.h"
 
 #define FUNCTIONS(X) \
     X(curl_global_init) X(curl_easy_init) X(curl_easy_perform) X(curl_easy_cleanup) \

@@ -1,11 +1,11 @@
 // The libxml2 functions XKCDParse calls, defined here as forwarders to the library opened by
 // xkcd_libxml2_load. Hidden: were they exported, libxml2's own calls to them would land here.
+// First, with their own visibility: a header of the library may include <pthread.h> again.
+#include <pthread.h>
+#include "CSharedLibrary.h"
 #pragma GCC visibility push(hidden)
 #include "CLibXML2.h"
 #pragma GCC visibility pop
-
-#include <pthread.h>
-#include "CSharedLibrary.h"
 
 #define FUNCTIONS(X) \
     X(xmlInitParser) X(htmlReadMemory) X(htmlEntityLookup) X(xmlDocGetRootElement) X(xmlFreeDoc) X(xmlStrlen)

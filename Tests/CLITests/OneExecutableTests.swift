@@ -65,7 +65,7 @@ struct OneExecutableTests {
                 environment: ["XKCD_SEARCH_LIBXML2": "/nonexistent/libxml2.so.2"])
             #expect(noXML.status == 1, "\(noXML)")
             #expect(noXML.stderrLines == [
-                "error: reading explanations needs libxml2 (Debian's libxml2, which `make deps` installs): "
+                "Error: reading explanations needs libxml2 (Debian's libxml2, which `make deps` installs): "
                     + "libxml2.so.2 could not be loaded"
             ], "\(noXML)")
             #expect(!FileManager.default.fileExists(atPath: db), "nothing was created")
