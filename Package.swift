@@ -5,9 +5,6 @@ let package = Package(
     name: "xkcd-search",
     products: [
         .executable(name: "xkcd-search", targets: ["xkcd-search"]),
-        .executable(name: "xkcd-search-index", targets: ["xkcd-search-index"]),
-        .executable(name: "xkcd-search-image", targets: ["xkcd-search-image"]),
-        .executable(name: "xkcd-search-serve", targets: ["xkcd-search-serve"]),
         .library(name: "XKCDKit", targets: ["XKCDKit"]),
         .library(name: "XKCDIndexer", targets: ["XKCDIndexer"]),
         .library(name: "XKCDParse", targets: ["XKCDParse"]),
@@ -31,10 +28,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+        // libcurl, libxml2 and libchafa are opened with dlopen when first used, not linked
+        // (CSharedLibrary; docs/footprint.md): C targets with the libraries' own headers (Debian's
+        // -dev packages; their directories as pkg-config names them) and forwarders of the
+        // functions the Swift code calls.
+        .target(name: "CSharedLibrary"),
+        .target(
+            name: "CLibXML2", dependencies: ["CSharedLibrary"],
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]
         ),
         .systemLibrary(
             name: "CZlib",
@@ -42,10 +43,7 @@ let package = Package(
         ),
         // libcurl itself, for the indexer's requests: a size limit that holds while gzip is
         // inflated (FoundationNetworking's URLSession buffers whatever libcurl inflates).
-        .systemLibrary(
-            name: "CCurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        .target(name: "CCurl", dependencies: ["CSharedLibrary"]),
         // No pkg-config: its `-L/usr/lib/<arch>` would come first in the link's library path,
         // ahead of the static archives `make build` links the release from (see the Makefile).
         .systemLibrary(
@@ -57,17 +55,15 @@ let package = Package(
         // with dlopen on the first embedding, so a search that never embeds does not load it.
         .target(name: "CDNNL"),
         // Images to terminal output, for XKCDImage only (docs/images.md).
-        .systemLibrary(
-            name: "CChafa",
-            pkgConfig: "chafa",
-            providers: [.apt(["libchafa-dev"])]
-        ),
+        .target(name: "CChafa", dependencies: ["CSharedLibrary"], cSettings: [.unsafeFlags(chafaIncludes)]),
         // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
         // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
-        // xkcd-search-image alone, so that nothing of it loads with a search.
-        .target(name: "XKCDImage", dependencies: ["CChafa", "CSTBImage"]),
+        // the drawer's role alone, which opens libchafa.
+        .target(
+            name: "XKCDImage", dependencies: ["CChafa", "CSTBImage"],
+            swiftSettings: [.unsafeFlags(chafaIncludes.flatMap { ["-Xcc", $0] })]),
         // Text to sentence vectors (all-MiniLM-L6-v2): knows nothing of comics or SQLite.
         // Optimised in debug builds too: the encoder's element-wise loops run a hundred times
         // slower unoptimised, and the tests and debug binaries embed real comics with it.
@@ -76,7 +72,9 @@ let package = Package(
             name: "XKCDFetch",
             dependencies: ["XKCDModel", "CZlib", "CCurl", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"]),
+        .target(
+            name: "XKCDParse", dependencies: ["XKCDModel", "CLibXML2"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I/usr/include/libxml2"])]),
         .target(
             name: "XKCDStore",
             dependencies: [
@@ -107,7 +105,7 @@ let package = Package(
         ),
         .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
         .target(name: "CPseudoTerminal"),
-        // What the executables share: global options, the index command's options, the terminal.
+        // What the roles share: global options, the index command's options, the terminal.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
@@ -116,35 +114,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .executableTarget(
-            name: "xkcd-search",
-            dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // `make build` links here to the static archives of SQLite, libedit (with what it
-            // needs) and libstdc++, found before the shared libraries: loading and binding those
-            // was a sixth of a search process. Without the directory, they link shared.
-            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
-        ),
-        // `xkcd-search index` runs this executable, found beside `xkcd-search`.
-        .executableTarget(
-            name: "xkcd-search-index",
+        // The roles of the one executable other than searching, each run as a process of its
+        // own by `xkcd-search` (which starts itself with argv[0] naming the role): the indexer
+        // (`xkcd-search-index`), the image drawer (`xkcd-search-image`) and the server
+        // (`xkcd-search-serve`). The libraries only they use are opened when they use them.
+        .target(
+            name: "XKCDIndexCommand",
             dependencies: [
                 "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `show` runs this executable, found beside `xkcd-search`, to draw a kept image: it links
-        // the image code, which searches must not load, and not the network stack, which made
-        // xkcd-search-index take 14 ms to start (docs/images.md).
-        .executableTarget(
-            name: "xkcd-search-image",
+        .target(
+            name: "XKCDImageCommand",
             dependencies: [
                 "XKCDCommandLine", "XKCDImage", "XKCDKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
+            ]
         ),
         // The HTTP API (`xkcd-search serve`): Hummingbird's only importer.
         .target(
@@ -162,14 +148,25 @@ let package = Package(
             // OpenAPI document, compiled in: served as written, with nothing to install.
             resources: [.copy("Web"), .embedInCode("Resources/openapi.json")]
         ),
-        // `xkcd-search serve` runs this executable, found beside `xkcd-search`: Hummingbird and
-        // SwiftNIO are loaded by the server alone, never by a one-shot search.
-        .executableTarget(
-            name: "xkcd-search-serve",
+        .target(
+            name: "XKCDServeCommand",
             dependencies: [
                 "XKCDCommandLine", "XKCDServer", "XKCDKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The one executable: its name (argv[0]) chooses the role (XKCDSearch.swift).
+        .executableTarget(
+            name: "xkcd-search",
+            dependencies: [
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDServeCommand",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // `make build` links here to the static archives of SQLite, libedit (with what it
+            // needs) and libstdc++, found before the shared libraries: loading and binding those
+            // was a sixth of a search process. Without the directory, they link shared.
+            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
         ),
         // What the test targets share (fixtures, the fixture HTTP server, waiting for events): a
         // target, not a product, as swift-format's _SwiftFormatTestSupport.
@@ -215,6 +212,19 @@ let package = Package(
             name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),
     ]
 )
+
+// libchafa's headers and GLib's, as `pkg-config --cflags chafa` names them on Debian.
+var chafaIncludes: [String] {
+    #if arch(arm64)
+    let multiarch = "aarch64-linux-gnu"
+    #else
+    let multiarch = "x86_64-linux-gnu"
+    #endif
+    return [
+        "-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include", "-I/usr/include/glib-2.0",
+        "-I/usr/lib/\(multiarch)/glib-2.0/include",
+    ]
+}
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

@@ -13,7 +13,7 @@ public struct IndexOptions: ParsableArguments, Sendable {
         resumes where it stopped; comics that failed are retried by the next run. Then each new or \
         changed comic is embedded by the sentence model, for search by meaning (about a tenth of a \
         second each; --vectors takes precomputed ones). Indexing runs \
-        in the xkcd-search-index executable installed beside xkcd-search.
+        in a process of its own.
 
         Examples:
           xkcd-search index

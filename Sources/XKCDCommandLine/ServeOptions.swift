@@ -13,8 +13,7 @@ public struct ServeOptions: ParsableArguments, Sendable {
         web page for searching and reading the comics at / ("The web page"). Binds \
         127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
-        requests under way are answered. Serving runs in the xkcd-search-serve executable \
-        installed beside xkcd-search.
+        requests under way are answered. Serving runs in a process of its own.
 
         Examples:
           xkcd-search serve

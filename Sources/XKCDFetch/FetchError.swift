@@ -36,6 +36,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case cacheWriteFailed(path: String, reason: String)
     /// ``CachedComicSource`` was asked for something the cache does not hold.
     case notCached(what: String)
+    /// libcurl, opened for the first request, is not installed (or lacks a function).
+    case libraryMissing(reason: String)
 
     public var description: String {
         switch self {
@@ -63,6 +65,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
             return "could not write the raw cache file \(path): \(reason)"
         case let .notCached(what):
             return "\(what) is not in the raw cache; run `index` without --rebuild first"
+        case .libraryMissing(let reason):
+            return "fetching needs libcurl (Debian's libcurl4, which `make deps` installs): \(reason)"
         }
     }
 
@@ -77,7 +81,8 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .connectionFailed(host, _, reason, _): "could not connect to \(host) (\(reason))"
         case let .incompleteBody(host, _, _, _, _): "incomplete bodies from \(host)"
         case let .refused(host, _, reason, _): "refused \(host): \(reason)"
-        case .malformedJSON, .unexpectedJSON, .apiError, .unreadableFile, .cacheWriteFailed, .notCached: description
+        case .malformedJSON, .unexpectedJSON, .apiError, .unreadableFile, .cacheWriteFailed, .notCached, .libraryMissing:
+            description
         }
     }
 

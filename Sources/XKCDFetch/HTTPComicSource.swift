@@ -2,10 +2,6 @@ import Foundation
 import Logging
 import XKCDModel
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Fetches comics from xkcd.com and explanations from the explain xkcd wiki over HTTP.
 ///
 /// Requests to one host are bounded (``Configuration/maxConcurrentRequestsPerHost``); timeouts,
@@ -186,10 +182,8 @@ public struct HTTPComicSource: ComicSource {
         let source = "\(host)\(label)"
         var malformedBodies = 0
         var attempt = 0
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let request = Transfers.Request(
+            url: url, headers: ["User-Agent": configuration.userAgent, "Accept": "application/json"])
 
         while true {
             attempt += 1
@@ -206,32 +200,32 @@ public struct HTTPComicSource: ComicSource {
                 let refused = FetchError.refused(host: host, path: label, reason: refusal.reason, attempts: attempt)
                 guard refusal.isRetryable else { throw refused }
                 failure = refused
+            case .failure(Transfers.Failure.libraryMissing(let reason)):
+                throw FetchError.libraryMissing(reason: reason)
             case .failure(let error):
-                guard let urlError = error as? URLError else {
+                guard let transferError = error as? Transfers.Failure else {
                     if error is CancellationError { throw error }
                     throw FetchError.connectionFailed(host: host, path: label, reason: "\(error)", attempts: attempt)
                 }
-                switch urlError.code {
+                switch transferError {
                 case .timedOut:
                     failure = .timedOut(host: host, path: label, attempts: attempt)
                 case .cancelled:
                     throw CancellationError()
-                case .badURL, .unsupportedURL, .userAuthenticationRequired, .userCancelledAuthentication,
-                    .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-                    .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired,
-                    .httpTooManyRedirects, .redirectToNonExistentLocation, .fileDoesNotExist:
+                case .badURL, .unsupportedURL, .notStarted, .libraryMissing:
                     // Asking again cannot help.
                     throw FetchError.connectionFailed(
-                        host: host, path: label, reason: Self.reason(urlError), attempts: attempt)
-                case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+                        host: host, path: label, reason: Self.reason(transferError), attempts: attempt)
+                case .cannotConnectToHost, .cannotFindHost, .notConnectedToInternet:
                     // No such host, no route, connection refused: the answer comes at once and
                     // is the same a second later. Retrying made every offline `show` wait
                     // 1 to 2.4 s of backoff for nothing.
                     throw FetchError.connectionFailed(
-                        host: host, path: label, reason: Self.reason(urlError), attempts: attempt)
-                default:
+                        host: host, path: label, reason: Self.reason(transferError), attempts: attempt)
+                case .secureConnectionFailed, .networkConnectionLost, .badServerResponse:
                     // Reset, cut short ("transfer closed with N bytes remaining")…
-                    failure = .connectionFailed(host: host, path: label, reason: Self.reason(urlError), attempts: attempt)
+                    failure = .connectionFailed(
+                        host: host, path: label, reason: Self.reason(transferError), attempts: attempt)
                 }
 
             case .success(let (data, response)):
@@ -286,30 +280,31 @@ public struct HTTPComicSource: ComicSource {
         }
     }
 
-    private static func header(_ name: String, in response: HTTPURLResponse) -> String? {
-        for (key, value) in response.allHeaderFields {
-            if let key = key as? String, key.caseInsensitiveCompare(name) == .orderedSame {
-                return value as? String
-            }
-        }
-        return nil
+    private static func header(_ name: String, in response: Transfers.Response) -> String? {
+        response.headers[name.lowercased()]
     }
 
     /// The announced body length, unless a content coding makes it count other bytes than ours.
-    private static func expectedLength(_ response: HTTPURLResponse) -> Int? {
+    private static func expectedLength(_ response: Transfers.Response) -> Int? {
         if let coding = header("Content-Encoding", in: response), coding.lowercased() != "identity" { return nil }
         guard let value = header("Content-Length", in: response) else { return nil }
         return Int(value.trimmingCharacters(in: .whitespaces))
     }
 
-    private static func reason(_ error: URLError) -> String {
-        switch error.code {
-        case .cannotConnectToHost: return "connection refused"
-        case .networkConnectionLost: return "connection lost"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .notConnectedToInternet: return "no route to the host"
-        case .secureConnectionFailed: return "TLS handshake failed"
-        default: return error.localizedDescription.lowercased()
+    private static func reason(_ error: Transfers.Failure) -> String {
+        switch error {
+        case .cannotConnectToHost: "connection refused"
+        case .networkConnectionLost: "connection lost"
+        case .cannotFindHost: "host not found"
+        case .notConnectedToInternet: "no route to the host"
+        case .secureConnectionFailed: "TLS handshake failed"
+        case .timedOut: "timed out"
+        case .badURL: "bad URL"
+        case .unsupportedURL: "unsupported URL"
+        case .badServerResponse: "no HTTP response"
+        case .cancelled: "cancelled"
+        case .notStarted: "libcurl could not start a transfer"
+        case .libraryMissing(let reason): reason
         }
     }
 }
@@ -336,7 +331,7 @@ extension HTTPComicSource {
             return url.port.map { "\(host):\($0)" } ?? host
         }
 
-        func perform(_ request: URLRequest, host: String) async -> Result<(Data, HTTPURLResponse), any Error> {
+        func perform(_ request: Transfers.Request, host: String) async -> Result<(Data, Transfers.Response), any Error> {
             await limiter.acquire(host)
             let result = await transfers.run(request)
             await limiter.release(host)

@@ -3,10 +3,6 @@ import Foundation
 import Synchronization
 import XKCDModel
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Performs one GET with libcurl, held to limits: a body larger than ``Limits/maxBodyBytes``
 /// (announced, or as it arrives after gzip is inflated), a transfer longer than
 /// ``Limits/deadline`` in all, and a redirect to another scheme than http(s) or to a host the
@@ -15,8 +11,32 @@ import FoundationNetworking
 /// libcurl rather than URLSession: on Linux, FoundationNetworking hands every piece libcurl
 /// inflates to its delegate queue without waiting, and a 1 MB gzip bomb held 1 GiB of pieces
 /// (1.2 GB resident) before the first could be counted. Here the write callback counts each
-/// piece as libcurl makes it and stops the transfer at the limit.
+/// piece as libcurl makes it and stops the transfer at the limit. Nor its request and response
+/// types: FoundationNetworking links libcurl, which this module opens only for the first request
+/// (CCurl), so that the one executable's other roles never load it.
 struct Transfers: Sendable {
+    /// A GET: where, and the headers to send.
+    struct Request: Sendable {
+        var url: URL
+        var headers: [String: String] = [:]
+    }
+
+    /// What the server answered; the header names lower-cased.
+    struct Response: Sendable {
+        var url: URL
+        var statusCode: Int
+        var headers: [String: String]
+    }
+
+    /// Why a transfer failed before a response was whole (libcurl's codes, told apart for the
+    /// messages and for whether to try again).
+    enum Failure: Error, Equatable {
+        case badURL, unsupportedURL, cancelled, timedOut, cannotConnectToHost, notConnectedToInternet, cannotFindHost
+        case secureConnectionFailed, networkConnectionLost, badServerResponse, notStarted
+        /// libcurl could not be opened: the reason, without a path.
+        case libraryMissing(String)
+    }
+
     struct Limits: Sendable {
         var maxBodyBytes: Int
         var deadline: Duration
@@ -41,17 +61,24 @@ struct Transfers: Sendable {
         var isRetryable: Bool
     }
 
-    typealias Outcome = Result<(Data, HTTPURLResponse), any Error>
+    typealias Outcome = Result<(Data, Response), any Error>
 
     static let maxRedirects = 5
 
     let limits: Limits
 
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl opened and initialised, once per process; the reason when it could not be.
+    private static let initialized: Failure? = {
+        var reason = [CChar](repeating: 0, count: 160)
+        guard xkcd_curl_load(&reason, reason.count) != 0 else {
+            return .libraryMissing(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK ? nil : .notStarted
+    }()
 
     /// Runs `request` (a GET) on a thread of its own, following allowed redirects; the task's
     /// cancellation stops it.
-    func run(_ request: URLRequest) async -> Outcome {
+    func run(_ request: Request) async -> Outcome {
         let cancelled = CancelFlag()
         return await withTaskCancellationHandler {
             // libcurl blocks its thread for the whole transfer.
@@ -61,13 +88,14 @@ struct Transfers: Sendable {
         }
     }
 
-    private func perform(_ request: URLRequest, cancelled: CancelFlag) -> Outcome {
-        guard Self.initialized, var url = request.url else { return .failure(URLError(.badURL)) }
+    private func perform(_ request: Request, cancelled: CancelFlag) -> Outcome {
+        if let failure = Self.initialized { return .failure(failure) }
+        var url = request.url
         let start = ContinuousClock.now
         for _ in 0...Self.maxRedirects {
             let remaining = limits.deadline - (ContinuousClock.now - start)
             let hop = performOnce(request, url: url, timeLeft: remaining, cancelled: cancelled)
-            let (response, location): (HTTPURLResponse, URL?)
+            let (response, location): (Response, URL?)
             switch hop {
             case .failure(let error): return .failure(error)
             case .success(let (_, hopResponse, hopLocation)): (response, location) = (hopResponse, hopLocation)
@@ -109,15 +137,15 @@ struct Transfers: Sendable {
 
     /// One request without following redirects: the body, the response, and where a 3xx points.
     private func performOnce(
-        _ request: URLRequest, url: URL, timeLeft: Duration, cancelled: CancelFlag
-    ) -> Result<(Data, HTTPURLResponse, URL?), any Error> {
+        _ request: Request, url: URL, timeLeft: Duration, cancelled: CancelFlag
+    ) -> Result<(Data, Response, URL?), any Error> {
         guard timeLeft > .zero else { return .failure(deadlinePassed) }
-        guard let handle = curl_easy_init() else { return .failure(URLError(.unknown)) }
+        guard let handle = curl_easy_init() else { return .failure(Failure.notStarted) }
         defer { curl_easy_cleanup(handle) }
         let received = Received(limit: limits.maxBodyBytes, cancelled: cancelled)
         let context = Unmanaged.passUnretained(received).toOpaque()
         var headers: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+        for (name, value) in request.headers {
             headers = curl_slist_append(headers, "\(name): \(value)")
         }
         defer { curl_slist_free_all(headers) }
@@ -152,21 +180,21 @@ struct Transfers: Sendable {
         case CURLE_OK: break
         case CURLE_WRITE_ERROR where received.isTooLarge: return .failure(tooLarge(announced: 0))
         case CURLE_FILESIZE_EXCEEDED: return .failure(tooLarge(announced: received.announcedLength ?? 0))
-        case CURLE_ABORTED_BY_CALLBACK: return .failure(URLError(.cancelled))
+        case CURLE_ABORTED_BY_CALLBACK: return .failure(Failure.cancelled)
         case CURLE_OPERATION_TIMEDOUT:
             // The whole-transfer limit, or no byte for the idle timeout.
             let isWholeTransfer = ContinuousClock.now - hopStart >= timeLeft - .milliseconds(200)
-            return .failure(isWholeTransfer ? deadlinePassed : URLError(.timedOut))
+            return .failure(isWholeTransfer ? deadlinePassed : Failure.timedOut)
         case CURLE_COULDNT_CONNECT:
             // Refused, or no route to the host (no network): told apart for the message.
             var osError = 0
             _ = xkcd_curl_getinfo_long(handle, CURLINFO_OS_ERRNO, &osError)
             let unreachable = osError == Int(ENETUNREACH) || osError == Int(EHOSTUNREACH)
-            return .failure(URLError(unreachable ? .notConnectedToInternet : .cannotConnectToHost))
-        case CURLE_COULDNT_RESOLVE_HOST: return .failure(URLError(.cannotFindHost))
-        case CURLE_UNSUPPORTED_PROTOCOL: return .failure(URLError(.unsupportedURL))
-        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION: return .failure(URLError(.secureConnectionFailed))
-        default: return .failure(URLError(.networkConnectionLost))
+            return .failure(unreachable ? Failure.notConnectedToInternet : Failure.cannotConnectToHost)
+        case CURLE_COULDNT_RESOLVE_HOST: return .failure(Failure.cannotFindHost)
+        case CURLE_UNSUPPORTED_PROTOCOL: return .failure(Failure.unsupportedURL)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION: return .failure(Failure.secureConnectionFailed)
+        default: return .failure(Failure.networkConnectionLost)
         }
         var status = 0
         _ = xkcd_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -175,9 +203,8 @@ struct Transfers: Sendable {
         // The Location as sent, when it is absolute: libcurl resolves only the schemes it allows.
         let location = received.headers["location"].flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
             ?? redirect.flatMap { URL(string: String(cString: $0)) }
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: received.headers)
-        else { return .failure(URLError(.badServerResponse)) }
-        return .success((received.body, response, location))
+        guard status > 0 else { return .failure(Failure.badServerResponse) }
+        return .success((received.body, Response(url: url, statusCode: status, headers: received.headers), location))
     }
 
     private var deadlinePassed: Refusal {

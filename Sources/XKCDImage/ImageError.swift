@@ -6,6 +6,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(reason: String)
     /// More pixels than ``ImageDecoder/maxPixels``: decoding would take too much memory.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// libchafa, opened for the first drawing, is not installed (or lacks a function).
+    case libraryMissing(reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             "the image is damaged (\(reason))"
         case let .tooLarge(width, height, limit):
             "the image is too large to decode (\(width)×\(height) pixels; the limit is \(limit / 1_000_000) million)"
+        case .libraryMissing(let reason):
+            "drawing images needs libchafa (Debian's libchafa0, which `make deps` installs): \(reason)"
         }
     }
 }

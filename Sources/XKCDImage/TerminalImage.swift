@@ -13,7 +13,8 @@ public enum ImageFormat: String, CaseIterable, Sendable {
 
     /// What the terminal described by `environment` supports best, from libchafa's terminal
     /// database (`TERM`, `TERM_PROGRAM`, `KITTY_WINDOW_ID`, …); symbols when nothing else.
-    public static func detect(environment: [String: String]) -> ImageFormat {
+    public static func detect(environment: [String: String]) throws(ImageError) -> ImageFormat {
+        try TerminalImage.loadLibrary()
         let info = TermInfo(environment: environment)
         defer { chafa_term_info_unref(info.pointer) }
         return [.kitty, .iterm, .sixel].first { info.has($0.beginSequence) } ?? .symbols
@@ -59,6 +60,17 @@ public struct ImageBox: Sendable, Equatable {
 
 /// An image turned into what a terminal prints.
 public struct TerminalImage: Sendable {
+    /// libchafa opened (Sources/CChafa), once per process; the reason when it could not be.
+    private static let library: String? = {
+        var reason = [CChar](repeating: 0, count: 160)
+        guard xkcd_chafa_load(&reason, reason.count) == 0 else { return nil }
+        return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
+
+    static func loadLibrary() throws(ImageError) {
+        if let reason = library { throw .libraryMissing(reason: reason) }
+    }
+
     /// The escape sequences or the lines of symbols, without a final newline.
     public var bytes: [UInt8]
     public var columns: Int
@@ -75,7 +87,8 @@ public struct TerminalImage: Sendable {
     public init(
         _ image: DecodedImage, format: ImageFormat, box: ImageBox, usesColor: Bool = true,
         environment: [String: String] = [:]
-    ) {
+    ) throws(ImageError) {
+        try Self.loadLibrary()
         let fontRatio = Float(box.cellWidth) / Float(box.cellHeight)
         var (columns, rows) = (Int32(box.columns), Int32(box.rows))
         chafa_calc_canvas_geometry(Int32(image.width), Int32(image.height), &columns, &rows, fontRatio, 1, 0)

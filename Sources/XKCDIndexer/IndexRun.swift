@@ -3,6 +3,7 @@ import Logging
 import XKCDEmbed
 import XKCDFetch
 import XKCDKit
+import XKCDParse
 import XKCDStore
 
 /// One `index` run, in the order its stages must go: the index-run lock, the source (a mirror,
@@ -67,12 +68,15 @@ public struct IndexRun: Sendable {
     /// run stops at once, a reader knows one is building), and opens the index, creating it.
     ///
     /// - Parameter upgrading: called when the file is brought up to this version's schema.
-    /// - Throws: ``StoreError/indexRunInProgress(path:)`` when another run holds the lock;
-    ///   what opening the index throws.
+    /// - Throws: ``ParseError/libraryMissing(reason:)`` without libxml2;
+    ///   ``StoreError/indexRunInProgress(path:)`` when another run holds the lock; what opening
+    ///   the index throws.
     public init(
         databasePath: String, cacheDirectory: URL, options: Options, logger: Logger,
         upgrading: (@Sendable () -> Void)? = nil
     ) throws {
+        // Before anything is created: without libxml2 no page could be read.
+        try ExplainPageParser.loadLibrary()
         lock = try ComicDatabase.lockForIndexing(at: databasePath)
         database = try ComicDatabase.openIndex(
             at: databasePath, creating: true, connections: .pool, logger: logger, upgrading: upgrading)

@@ -248,10 +248,10 @@ public struct Indexer: Sendable {
     /// The xkcd JSON as plain text: #259's title is "Clich&eacute;d Exchanges", #472's has a `<span>`.
     private func decodeComic(_ data: Data) throws -> Comic {
         var comic = try XKCDJSON.decodeComic(data)
-        comic.title = HTMLText.plainText(comic.title)
-        comic.safeTitle = HTMLText.plainText(comic.safeTitle)
-        comic.alt = HTMLText.decodingEntities(comic.alt)
-        comic.transcript = HTMLText.decodingEntities(comic.transcript)
+        comic.title = try HTMLText.plainText(comic.title)
+        comic.safeTitle = try HTMLText.plainText(comic.safeTitle)
+        comic.alt = try HTMLText.decodingEntities(comic.alt)
+        comic.transcript = try HTMLText.decodingEntities(comic.transcript)
         return comic
     }
 }

@@ -20,8 +20,8 @@ public enum ChildProcess: Sendable {
     /// - Returns: the exit status, or 128 plus the signal that ended it.
     /// - Throws: `POSIXError` when the program could not be started.
     public static func run(
-        _ path: String, arguments: [String], environment: [String: String]? = nil, handsInterruptsToChild: Bool = false,
-        standardInput: Int32? = nil, standardOutput: Int32? = nil
+        _ path: String, argument0: String? = nil, arguments: [String], environment: [String: String]? = nil,
+        handsInterruptsToChild: Bool = false, standardInput: Int32? = nil, standardOutput: Int32? = nil
     ) throws(POSIXError) -> Int32 {
         // The whole previous action, flags included, to put back: `signal` would put the handler
         // back with SA_RESTART, and the REPL's Ctrl-C at the prompt needs it without.
@@ -32,7 +32,8 @@ public enum ChildProcess: Sendable {
         }
         defer { if handsInterruptsToChild { sigaction(SIGINT, &previous, nil) } }
         let pid = try spawn(
-            path, arguments: arguments, environment: environment, standardInput: standardInput, standardOutput: standardOutput)
+            path, argument0: argument0, arguments: arguments, environment: environment, standardInput: standardInput,
+            standardOutput: standardOutput)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
@@ -41,12 +42,16 @@ public enum ChildProcess: Sendable {
     /// Starts `path` with `arguments` and returns its process id without waiting. The child
     /// starts with Ctrl-C as it should be, even while this process ignores it.
     ///
-    /// - Parameters: as ``run(_:arguments:environment:handsInterruptsToChild:standardInput:standardOutput:)``.
+    /// - Parameters: as ``run(_:arguments:environment:handsInterruptsToChild:standardInput:standardOutput:)``, and
+    ///   - argument0: the child's argv[0], when not `path`: the role this executable is started
+    ///     in (`xkcd-search-index`).
+    ///   - inGroupOfItsOwn: the child leads a process group of its own, which the terminal's
+    ///     Ctrl-C does not reach: this process decides when it is interrupted.
     public static func spawn(
-        _ path: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil,
-        standardOutput: Int32? = nil
+        _ path: String, argument0: String? = nil, arguments: [String], environment: [String: String]? = nil,
+        standardInput: Int32? = nil, standardOutput: Int32? = nil, inGroupOfItsOwn: Bool = false
     ) throws(POSIXError) -> pid_t {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([argument0 ?? path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let environmentList = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { environmentList?.forEach { free($0) } }
@@ -57,7 +62,8 @@ public enum ChildProcess: Sendable {
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGINT)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        if inGroupOfItsOwn { posix_spawnattr_setpgroup(&attributes, 0) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | (inGroupOfItsOwn ? POSIX_SPAWN_SETPGROUP : 0)))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

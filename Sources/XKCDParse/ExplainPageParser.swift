@@ -22,6 +22,13 @@ import XKCDModel
 public struct ExplainPageParser: Sendable {
     public init() {}
 
+    /// Opens libxml2 (Sources/CLibXML2), which parsing does on first use anyway: an index run
+    /// calls it first, to stop with one line when the library is missing rather than fail every
+    /// page.
+    public static func loadLibrary() throws(ParseError) {
+        try LibXML.initializeOnce()
+    }
+
     /// Parses an API `parse.text` fragment (`<div class="mw-parser-output">…`) or a full wiki page.
     ///
     /// - Throws: ``ParseError/emptyInput`` for empty input, ``ParseError/noWikiContent`` when the
@@ -48,7 +55,7 @@ public struct ExplainPageParser: Sendable {
             return .failure(.emptyInput)
         }
         guard bytes.count <= Int(Int32.max) else { return .failure(.inputTooLarge(byteCount: bytes.count)) }
-        LibXML.initializeOnce()
+        do { try LibXML.initializeOnce() } catch { return .failure(error) }
         guard
             let doc = htmlReadMemory(
                 base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil, "UTF-8", parserOptions)

@@ -8,11 +8,12 @@ public enum HTMLText: Sendable {
     /// `<span style="color: #0000ED">House</span> of Pancakes`.
     ///
     /// - Returns: ``decodingEntities(_:)`` of `text` when it has no tag, without parsing.
-    public static func plainText(_ text: String) -> String {
+    /// - Throws: ``ParseError/libraryMissing(reason:)`` when libxml2 is needed and missing.
+    public static func plainText(_ text: String) throws(ParseError) -> String {
         guard let open = text.utf8.firstIndex(of: UInt8(ascii: "<")),
             text.utf8[open...].contains(UInt8(ascii: ">"))
-        else { return decodingEntities(text) }
-        LibXML.initializeOnce()
+        else { return try decodingEntities(text) }
+        try LibXML.initializeOnce()
         var html = Array("<html><body>\(text)</body></html>".utf8)
         let options = Int32(
             bitPattern: HTML_PARSE_NONET.rawValue | HTML_PARSE_RECOVER.rawValue
@@ -28,7 +29,8 @@ public enum HTMLText: Sendable {
             appendText(of: root, to: &text)
             return String(decoding: text, as: UTF8.self)
         }
-        return result ?? decodingEntities(text)
+        if let result { return result }
+        return try decodingEntities(text)
     }
 
     /// Appends the text nodes under `node`, in document order. Titles nest a level or two.
@@ -60,8 +62,11 @@ public enum HTMLText: Sendable {
     /// bare `&`) is kept as written.
     ///
     /// - Returns: The decoded text; `text` itself, without copying, when it contains no `&`.
-    public static func decodingEntities(_ text: String) -> String {
+    /// - Throws: ``ParseError/libraryMissing(reason:)`` when the text has a `&` and libxml2 (whose
+    ///   table of names is used) is missing.
+    public static func decodingEntities(_ text: String) throws(ParseError) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
+        try LibXML.initializeOnce()
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         let bytes = Array(text.utf8)

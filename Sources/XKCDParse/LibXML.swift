@@ -3,12 +3,21 @@ import CLibXML2
 /// Small helpers over libxml2's tree. Every pointer here lives only as long as its document,
 /// which the caller frees before returning; nothing in this file stores one.
 enum LibXML {
-    private static let initialization: Void = xmlInitParser()
+    /// libxml2 opened (Sources/CLibXML2) and initialised, once per process; the reason when it
+    /// could not be opened.
+    private static let initialization: String? = {
+        var reason = [CChar](repeating: 0, count: 160)
+        guard xkcd_libxml2_load(&reason, reason.count) != 0 else {
+            return String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        xmlInitParser()
+        return nil
+    }()
 
-    /// Calls `xmlInitParser()` once per process, so that documents can be parsed from several
-    /// tasks at the same time. `xmlCleanupParser()` is never called.
-    static func initializeOnce() {
-        _ = initialization
+    /// Opens libxml2 and calls `xmlInitParser()`, once per process, so that documents can be
+    /// parsed from several tasks at the same time. `xmlCleanupParser()` is never called.
+    static func initializeOnce() throws(ParseError) {
+        if let reason = initialization { throw .libraryMissing(reason: reason) }
     }
 
     /// The element names the extractor treats specially; everything else is ``Tag/other``

@@ -10,6 +10,8 @@ public enum ParseError: Error, Equatable, CustomStringConvertible {
     case unreadableHTML
     /// The HTML has no `div.mw-parser-output`, so it is not a rendered wiki page.
     case noWikiContent
+    /// libxml2, opened for the first page, is not installed (or lacks a function).
+    case libraryMissing(reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,8 @@ public enum ParseError: Error, Equatable, CustomStringConvertible {
             "the page could not be read as html"
         case .noWikiContent:
             "the page has no wiki content (no mw-parser-output)"
+        case .libraryMissing(let reason):
+            "reading explanations needs libxml2 (Debian's libxml2, which `make deps` installs): \(reason)"
         }
     }
 }

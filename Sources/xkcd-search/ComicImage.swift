@@ -6,9 +6,9 @@ import XKCDKit
 import Glibc
 #endif
 
-/// A comic's image with its page, drawn through the executables beside this one, so that
-/// neither the image code nor the network stack is linked here: `xkcd-search-index
-/// fetch-image` when the image is not kept yet, then `xkcd-search-image`.
+/// A comic's image with its page, drawn by this executable started in other roles, so that a
+/// search process never opens libchafa or libcurl: `xkcd-search-index fetch-image` when the
+/// image is not kept yet, then `xkcd-search-image`.
 ///
 /// - A kept image and the page read as one: the comic's heading, the image fitted to the
 ///   screen below it, then the rest of the text, all through the pager when the pager can show
@@ -96,11 +96,9 @@ struct ComicImage {
 
     // MARK: The children
 
-    private var executables: (indexer: String, drawer: String)? {
+    private var executables: (indexer: SiblingExecutable, drawer: SiblingExecutable)? {
         do {
-            let indexer = try SiblingExecutable.locate(.indexer).path
-            let drawer = URL(fileURLWithPath: indexer).deletingLastPathComponent().appendingPathComponent("xkcd-search-image").path
-            return (indexer, drawer)
+            return (try SiblingExecutable.locate(.indexer), try SiblingExecutable.locate(.drawer))
         } catch {
             Terminal.printError("no image: \(error)")
             return nil

@@ -142,14 +142,14 @@ struct PageOptions: ParsableArguments {
     }
 }
 
-/// Runs `path` with this process's terminal and environment and waits (``ChildProcess``), with
-/// `standardOutput` as its standard output when given.
+/// Runs this executable in `role` with this process's terminal and environment and waits
+/// (``ChildProcess``), with `standardOutput` as its standard output when given.
 /// Returns the exit status, or -1 after saying why it could not start.
-func spawn(_ path: String, _ arguments: [String], standardOutput: Int32? = nil) -> Int32 {
+func spawn(_ role: SiblingExecutable, _ arguments: [String], standardOutput: Int32? = nil) -> Int32 {
     do {
-        return try ChildProcess.run(path, arguments: arguments, standardOutput: standardOutput)
+        return try ChildProcess.run(role.path, argument0: role.kind.name, arguments: arguments, standardOutput: standardOutput)
     } catch {
-        Terminal.printError("no image: could not start \(path): \(String(cString: strerror(error.code.rawValue)))")
+        Terminal.printError("no image: could not start \(role.kind.role): \(String(cString: strerror(error.code.rawValue)))")
         return -1
     }
 }

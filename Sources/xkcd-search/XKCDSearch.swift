@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import XKCDCommandLine
+import XKCDImageCommand
+import XKCDIndexCommand
 import XKCDKit
+import XKCDServeCommand
 
 /// The root command.
 struct XKCDSearch: AsyncParsableCommand {
@@ -34,6 +37,7 @@ struct XKCDSearch: AsyncParsableCommand {
 @main
 enum Entry {
     static func main() {
+        runRoleNamedByArgumentZero()
         do {
             let arguments = try withImpliedCommand(GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
             if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
@@ -137,6 +141,31 @@ enum Entry {
 
     /// Runs `command` as `AsyncParsableCommand.main()` would: as a task on the global executor,
     /// the main thread handed to Dispatch; exits when the task ends.
+    /// The one executable is also the indexer, the image drawer and the server, each run as a
+    /// process of its own with argv[0] naming it (``SiblingExecutable``; `make install` installs
+    /// no links by those names). Any other name is `xkcd-search` itself.
+    private static func runRoleNamedByArgumentZero() {
+        let name = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch name {
+        case IndexRole.name: runAsTask { await IndexRole.main(arguments) }
+        case ServeRole.name: runAsTask { await ServeRole.main(arguments) }
+        case ImageRole.name:
+            ImageRole.main(arguments)
+            exit(0)
+        default: return
+        }
+    }
+
+    /// Runs an async role on the main actor, then ends the process as an `async` main would.
+    private static func runAsTask(_ main: @escaping @MainActor @Sendable () async -> Void) -> Never {
+        Task { @MainActor in
+            await main()
+            exit(0)
+        }
+        dispatchMain()
+    }
+
     private static func runAsTask(_ command: ParsedCommand) -> Never {
         Task {
             do {

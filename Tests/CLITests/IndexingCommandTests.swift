@@ -184,23 +184,7 @@ struct IndexingCommandTests {
         }
     }
 
-    // MARK: The indexer executable
-
-    /// `xkcd-search` links neither the network stack nor the HTML parser: `index` runs
-    /// `xkcd-search-index`, found beside it.
-    @Test func searchingLinksNoNetworkOrHTMLLibraries() throws {
-        let cli = try BinaryRunner(sandbox: FileManager.default.temporaryDirectory)
-        let libraries = try sharedLibraries(of: cli.executable)
-        #expect(libraries.contains { $0.hasPrefix("libsqlite3") }, "ldd works and lists SQLite: \(libraries)")
-        for unwanted in ["libcurl", "libxml2", "libFoundationNetworking", "libicu", "libchafa", "libglib"] {
-            #expect(!libraries.contains { $0.hasPrefix(unwanted) }, "\(unwanted) in \(libraries)")
-        }
-        let indexer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-index")
-        #expect(try sharedLibraries(of: indexer).contains { $0.hasPrefix("libxml2") })
-        let drawer = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-image")
-        #expect(try sharedLibraries(of: drawer).contains { $0.hasPrefix("libchafa") }, "images are drawn by xkcd-search-image")
-        #expect(try !sharedLibraries(of: drawer).contains { $0.hasPrefix("libcurl") }, "which fetches nothing")
-    }
+    // MARK: The indexer in the REPL
 
     @Test func indexInTheREPLRunsTheIndexerAndTheSessionGoesOn() async throws {
         try await withTemporaryDirectory { directory in
@@ -225,41 +209,6 @@ struct IndexingCommandTests {
             #expect(result.stderrLines == ["line 3: error: --concurrency must be between 1 and 16"], "\(result)")
             #expect(result.stdout.contains("comics:        \(Fixtures.comicIDs.count)"), "the session went on")
         }
-    }
-
-    @Test func indexWithoutTheIndexerBesideItFailsWithOneLine() async throws {
-        try await withTemporaryDirectory { directory in
-            // A copy of xkcd-search alone in a directory: searching works, indexing says what is missing.
-            let built = try BinaryRunner(sandbox: directory)
-            let lone = directory.appendingPathComponent("bin/xkcd-search")
-            try FileManager.default.createDirectory(
-                at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: built.executable, to: lone)
-            let cli = try BinaryRunner(sandbox: directory, executable: lone)
-            let db = directory.appendingPathComponent("index.sqlite").path
-
-            let index = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
-            #expect(index.status == 1, "\(index)")
-            #expect(index.stderrLines.count == 1, "\(index)")
-            #expect(index.stderr.contains("the indexer is not installed: \(lone.deletingLastPathComponent().path)/xkcd-search-index is missing"), "\(index)")
-            #expect(!FileManager.default.fileExists(atPath: db), "nothing was created")
-
-            let help = try await cli.run(["index", "--help"])
-            #expect(help.status == 0)
-            #expect(help.stdout.contains("--mirror <dir>"), "the help needs no indexer: \(help)")
-
-            let indexed = try await built.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path])
-            #expect(indexed.status == 0, "\(indexed)")
-            let search = try await cli.run(["search", "bobby", "tables", "--db", db])
-            #expect(comicNumbers(in: search).first == 327, "\(search)")
-        }
-    }
-
-    /// The names of the shared libraries `ldd` lists for an executable.
-    private func sharedLibraries(of executable: URL) throws -> [String] {
-        try runToolWaiting(["ldd", executable.path]).output.split(separator: "\n")
-            .compactMap { $0.split(separator: " ").first.map { $0.trimmingCharacters(in: .whitespaces) } }
-            .map { $0.split(separator: "/").last.map(String.init) ?? $0 }
     }
 
     // MARK: Crash safety

@@ -9,7 +9,7 @@ import _XKCDTestSupport
 /// Files are hard-linked where they can be (the same inode, readable by all, under a path all
 /// may enter), copied where they cannot (another file system).
 struct PublicCopy {
-    /// `<directory>/bin/xkcd-search`, with the indexer and the image drawer beside it.
+    /// `<directory>/bin/xkcd-search`.
     let executable: URL
     /// A copy of ``Fixtures/corpusURL``.
     let corpus: URL
@@ -19,11 +19,7 @@ struct PublicCopy {
     init(of built: URL, in directory: URL) throws {
         let bin = directory.appendingPathComponent("bin", isDirectory: true)
         try Self.makeReadableDirectory(bin)
-        for name in ["xkcd-search", "xkcd-search-index", "xkcd-search-image"] {
-            let source = built.deletingLastPathComponent().appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            try Self.linkOrCopy(source, to: bin.appendingPathComponent(name))
-        }
+        try Self.linkOrCopy(built, to: bin.appendingPathComponent("xkcd-search"))
         // Where the executables look for the model: <bin>/../share/xkcd-search/model.
         let model = built.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/xkcd-search/model", isDirectory: true)

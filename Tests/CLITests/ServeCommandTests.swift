@@ -130,16 +130,4 @@ struct ServeCommandTests {
             #expect(await child.wait().status == 0)
         }
     }
-
-    /// Hummingbird and SwiftNIO are linked into xkcd-search-serve alone: a search loads none of it.
-    @Test func searchingLinksNoWebServer() async throws {
-        let cli = try BinaryRunner(sandbox: FileManager.default.temporaryDirectory)
-        let server = cli.executable.deletingLastPathComponent().appendingPathComponent("xkcd-search-serve")
-        func hummingbirdSymbols(_ executable: URL) async throws -> Int {
-            let output = try await runTool(["sh", "-c", "nm \"$1\" | grep -c 11Hummingbird || true", "sh", executable.path])
-            return Int(output.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
-        }
-        #expect(try await hummingbirdSymbols(server) > 0, "nm reads the server's symbols")
-        #expect(try await hummingbirdSymbols(cli.executable) == 0)
-    }
 }

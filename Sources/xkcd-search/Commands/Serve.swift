@@ -2,8 +2,8 @@ import ArgumentParser
 import XKCDCommandLine
 
 extension XKCDSearch {
-    /// Parses and checks the arguments here, then hands them to `xkcd-search-serve`, which alone
-    /// links Hummingbird and SwiftNIO: a one-shot search must not load them.
+    /// Parses and checks the arguments here, then hands them to this executable in the server's
+    /// role (`xkcd-search-serve`), which alone runs Hummingbird and SwiftNIO.
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion)

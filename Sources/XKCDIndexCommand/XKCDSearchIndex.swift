@@ -4,8 +4,8 @@ import XKCDCommandLine
 import XKCDIndexer
 import XKCDKit
 
-/// `xkcd-search index`: the only executable that links the network stack and the HTML parser.
-/// `xkcd-search` checks the arguments, then runs this one with them. The run itself is
+/// `xkcd-search index`: the indexer's role of the one executable, the only one that opens libcurl
+/// and libxml2. `xkcd-search` checks the arguments, then starts itself in this role with them. The run itself is
 /// ``IndexRun``'s; this command draws its progress, words its outcome and picks the exit code.
 struct XKCDSearchIndex: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

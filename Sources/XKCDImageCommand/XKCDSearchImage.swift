@@ -7,10 +7,9 @@ import XKCDKit
 /// `xkcd-search-image 327 <img>`: draws a kept comic image on standard output; what `show` runs
 /// once the image is in the cache (`xkcd-search-index fetch-image` puts it there).
 ///
-/// An executable of its own so that neither the image code (in `xkcd-search`, whose searches
-/// would load it) nor the network stack (in `xkcd-search-index`, 47 shared libraries and 14 ms
-/// to start) is loaded where it is not used. A failure is one line on standard error.
-@main
+/// A process of its own (the one executable run as `xkcd-search-image`), so that a search never
+/// opens libchafa and GLib, and a drawing never opens libcurl. A failure is one line on standard
+/// error.
 struct XKCDSearchImage: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search-image", abstract: "Draw a kept comic image on standard output (run by 'xkcd-search show').")
@@ -38,18 +37,33 @@ struct XKCDSearchImage: ParsableCommand {
             Terminal.printError("no image: \(error)")
             throw ExitCode.failure
         }
-        let format = ImageFormat(rawValue: options.imageFormat.rawValue) ?? .detect(environment: environment)
-        if forPager, format != .symbols { throw ExitCode(ImageOptions.needsTheTerminalStatus) }
-        let room = options.box
-        let drawn = TerminalImage(
-            decoded, format: format,
-            box: ImageBox(columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
-            usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, environment: environment)
+        let drawn: TerminalImage
+        do {
+            let format = try ImageFormat(rawValue: options.imageFormat.rawValue) ?? .detect(environment: environment)
+            if forPager, format != .symbols { throw ExitCode(ImageOptions.needsTheTerminalStatus) }
+            let room = options.box
+            drawn = try TerminalImage(
+                decoded, format: format,
+                box: ImageBox(columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
+                usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, environment: environment)
+        } catch let error as ImageError {
+            Terminal.printError("no image: \(error)")  // libchafa is missing; the kept image is sound
+            throw ExitCode.failure
+        }
         var output = drawn.bytes + Array("\n".utf8)
         // Not after --image-size: the room asked for is what was given.
         if drawn.isShrunkToFit, options.imageSize == nil {
             output += Array("(shrunk to fit the screen: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8)
         }
         FileHandle.standardOutput.write(Data(output))
+    }
+}
+
+/// The drawer's role of the one executable (argv[0] `xkcd-search-image`).
+public enum ImageRole {
+    public static let name = "xkcd-search-image"
+
+    public static func main(_ arguments: [String]) {
+        XKCDSearchImage.main(arguments)
     }
 }

@@ -5,7 +5,7 @@ import XKCDIndexer
 import XKCDKit
 
 /// `xkcd-search-index fetch-image 327 <img> --image-url <base>`: what `show` runs when the image
-/// is not kept yet; `xkcd-search-image` then draws it. A failure is one line on standard error.
+/// is not kept yet; the drawer's role (`xkcd-search-image`) then draws it. A failure is one line on standard error.
 ///
 /// A command of its own rather than a subcommand: `--image-url` would otherwise be taken by
 /// the parent's `index --image-url`.
@@ -48,10 +48,12 @@ struct FetchImage: AsyncParsableCommand {
     }
 }
 
-@main
-enum IndexerMain {
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+/// The indexer's role of the one executable (argv[0] `xkcd-search-index`): `index`, and
+/// `fetch-image` for `show`.
+public enum IndexRole {
+    public static let name = "xkcd-search-index"
+
+    public static func main(_ arguments: [String]) async {
         if arguments.first == FetchImage.configuration.commandName {
             await FetchImage.main(Array(arguments.dropFirst()))
         } else {

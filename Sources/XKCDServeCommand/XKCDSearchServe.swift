@@ -5,9 +5,9 @@ import XKCDCommandLine
 import XKCDKit
 import XKCDServer
 
-/// `xkcd-search serve`: the only executable that links Hummingbird and SwiftNIO.
-/// `xkcd-search` checks the arguments, then runs this one with them.
-@main
+/// `xkcd-search serve`: the server's role of the one executable (argv[0] `xkcd-search-serve`),
+/// the only one that runs Hummingbird and SwiftNIO. `xkcd-search` checks the arguments, then
+/// starts itself in this role with them.
 struct XKCDSearchServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "xkcd-search serve", abstract: ServeOptions.abstract, discussion: ServeOptions.discussion,
@@ -45,5 +45,14 @@ struct XKCDSearchServe: AsyncParsableCommand {
             print("serving \(url.absoluteString)")
             fflush(nil)  // all streams: stdout is a pipe to a script or a test
         }
+    }
+}
+
+/// The server's role of the one executable (argv[0] `xkcd-search-serve`).
+public enum ServeRole {
+    public static let name = "xkcd-search-serve"
+
+    public static func main(_ arguments: [String]) async {
+        await XKCDSearchServe.main(arguments)
     }
 }
