@@ -23,13 +23,17 @@ struct HostileModelTests {
     }
 
     /// Rewrites `count` values from the start of row `row` of the model's tensor `name` (float32
-    /// or float16) to `value`.
+    /// or float16) to `value`. An int8 table (`--layout int8`) cannot hold NaN: its row's float32
+    /// scale, which every value of the row is multiplied by, is rewritten instead.
     static func poison(_ model: URL, tensor name: String, row: Int = 0, count: Int, with value: Float) throws {
         let url = model.appendingPathComponent("model.safetensors")
         var data = try Data(contentsOf: url)
         let length = Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
         let header = try #require(try JSONSerialization.jsonObject(with: data[8..<8 + length]) as? [String: Any])
         let tensor = try #require(header[name] as? [String: Any])
+        if tensor["dtype"] as? String == "I8", name.hasSuffix(".weight") {
+            return try poison(model, tensor: String(name.dropLast("weight".count)) + "scale", row: row, count: 1, with: value)
+        }
         let (offsets, shape) = try (#require(tensor["data_offsets"] as? [Int]), #require(tensor["shape"] as? [Int]))
         let half = tensor["dtype"] as? String == "F16"
         let size = half ? 2 : 4
