@@ -22,6 +22,7 @@
 // `[year:…]` in a query become the engine's own filters.
 import BenchmarkSupport
 import Foundation
+import XKCDIndexer
 import XKCDKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -45,8 +46,28 @@ if let proximity = option("--proximity").flatMap(Double.init) { weights.proximit
 
 let database = try ComicDatabase.open(at: databasePath)
 // Ranked by meaning too, as `xkcd-search search` ranks, unless `--words-only`.
-let engine = SearchEngine(
+var engine = SearchEngine(
     database: database, weights: weights, sentenceModel: arguments.contains("--words-only") ? nil : .located())
+
+// `--embed-passages N`: gives every comic of the index (a copy: this replaces its vectors)
+// vectors of N passages of its explanation besides its head, then measures as asked.
+if let count = option("--embed-passages").flatMap(Int.init) {
+    let encoder = try SentenceModel.located().encoder().get()
+    let started = ContinuousClock.now
+    let report = try await VectorIndexer(database: database, encoder: encoder, explanationPassages: count).run { progress in
+        if progress.completed % 100 == 0 {
+            print("embedded \(progress.completed) of \(progress.total) comics in \(ContinuousClock.now - started)")
+        }
+    }
+    print("embedded \(report.embedded) comics (\(report.current) current) in \(ContinuousClock.now - started)")
+}
+// `--combine best|head|mean2|mean3|head0.5`: how a comic's passages make its similarity.
+switch option("--combine") {
+case "head": engine.passageCombination = .head
+case let mean? where mean.hasPrefix("mean"): engine.passageCombination = .meanOfBest(Int(mean.dropFirst(4)) ?? 2)
+case let head? where head.hasPrefix("head"): engine.passageCombination = .headAndBest(Double(head.dropFirst(4)) ?? 0.5)
+default: break
+}
 
 /// `count` lines of a set, each made by `line` from a comic drawn at random (nil to draw again),
 /// with a fixed seed so that runs compare.
