@@ -144,6 +144,9 @@ if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
 if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }
 let half = option("--half")
+// `--below N`: only comics up to #N are ranked, and only the queries for them are asked (an
+// index whose first comics alone have some new kind of vector, while the rest are embedded).
+let below = option("--below").flatMap(Int.init)
 
 struct Tally { var count = 0, reciprocalRanks = 0.0, hitsAt1 = 0, hitsAt10 = 0 }
 var tallies: [String: Tally] = [:]
@@ -160,16 +163,17 @@ for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
     let query = columns[0].replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
     let relevant = Set(columns[1].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
     let kind = columns[2]
+    if let below, !relevant.contains(where: { $0 <= below }) { continue }
     let queryStart = clock.now
     let found: [(id: Int, title: String)]
     var correction = ""
     if arguments.contains("--relevant") {
-        let results = try engine.relevant(to: query, limit: 10, settings: relevantSettings)
+        let results = try engine.relevant(to: query, limit: below == nil ? 10 : 200, settings: relevantSettings)
         if let problem = results.semanticProblem {
             print("error: \(problem)")
             exit(1)
         }
-        found = results.results.map { ($0.id, $0.title) }
+        found = Array(results.results.filter { $0.id <= below ?? .max }.prefix(10).map { ($0.id, $0.title) })
     } else if let results = try? engine.search(query, limit: 10) {
         if let problem = results.semanticProblem {
             print("error: \(problem)")
