@@ -116,7 +116,7 @@ struct RelevantCommandTests {
                 p.send(paste + "\r")                   # one write, as a terminal pastes
                 p.expect_exact("xkcd> ")
                 print("OUTPUT<<" + p.before + ">>")
-                p.sendeof()
+                p.send(":quit\r")
                 p.expect(pexpect.EOF); p.close()
                 print("exit", p.exitstatus)
                 """#
@@ -129,7 +129,7 @@ struct RelevantCommandTests {
             #expect(ranked.count == 2, "ranked once, #2347 in it: \(result.output)")
             #expect(result.output.contains("words: "), "\(result.output)")
             let history = try String(contentsOf: state.appendingPathComponent("xkcd-search/history"), encoding: .utf8)
-            #expect(history.split(separator: "\n").count == 2, "the paste is one line of the history: \(history)")
+            #expect(history.split(separator: "\n").count == 3, "the paste is one line of the history, then :quit: \(history)")
         }
     }
 
