@@ -16,7 +16,10 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Support"),
         .executableTarget(
             name: "Relevance",
-            dependencies: ["BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search")],
+            dependencies: [
+                "BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDIndexer", package: "xkcd-search"),
+            ],
             path: "Relevance"
         ),
         .executableTarget(

@@ -22,6 +22,7 @@
 // `[year:…]` in a query become the engine's own filters.
 import BenchmarkSupport
 import Foundation
+import XKCDIndexer
 import XKCDKit
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -45,8 +46,28 @@ if let proximity = option("--proximity").flatMap(Double.init) { weights.proximit
 
 let database = try ComicDatabase.open(at: databasePath)
 // Ranked by meaning too, as `xkcd-search search` ranks, unless `--words-only`.
-let engine = SearchEngine(
+var engine = SearchEngine(
     database: database, weights: weights, sentenceModel: arguments.contains("--words-only") ? nil : .located())
+
+// `--embed-passages N`: gives every comic of the index (a copy: this replaces its vectors)
+// vectors of N passages of its explanation besides its head, then measures as asked.
+if let count = option("--embed-passages").flatMap(Int.init) {
+    let encoder = try SentenceModel.located().encoder().get()
+    let started = ContinuousClock.now
+    let report = try await VectorIndexer(database: database, encoder: encoder, explanationPassages: count).run { progress in
+        if progress.completed % 100 == 0 {
+            print("embedded \(progress.completed) of \(progress.total) comics in \(ContinuousClock.now - started)")
+        }
+    }
+    print("embedded \(report.embedded) comics (\(report.current) current) in \(ContinuousClock.now - started)")
+}
+// `--combine best|head|mean2|mean3|head0.5`: how a comic's passages make its similarity.
+switch option("--combine") {
+case "head": engine.passageCombination = .head
+case let mean? where mean.hasPrefix("mean"): engine.passageCombination = .meanOfBest(Int(mean.dropFirst(4)) ?? 2)
+case let head? where head.hasPrefix("head"): engine.passageCombination = .headAndBest(Double(head.dropFirst(4)) ?? 0.5)
+default: break
+}
 
 /// `count` lines of a set, each made by `line` from a comic drawn at random (nil to draw again),
 /// with a fixed seed so that runs compare.
@@ -123,6 +144,9 @@ if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
 if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }
 let half = option("--half")
+// `--below N`: only comics up to #N are ranked, and only the queries for them are asked (an
+// index whose first comics alone have some new kind of vector, while the rest are embedded).
+let below = option("--below").flatMap(Int.init)
 
 struct Tally { var count = 0, reciprocalRanks = 0.0, hitsAt1 = 0, hitsAt10 = 0 }
 var tallies: [String: Tally] = [:]
@@ -139,16 +163,17 @@ for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
     let query = columns[0].replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
     let relevant = Set(columns[1].split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
     let kind = columns[2]
+    if let below, !relevant.contains(where: { $0 <= below }) { continue }
     let queryStart = clock.now
     let found: [(id: Int, title: String)]
     var correction = ""
     if arguments.contains("--relevant") {
-        let results = try engine.relevant(to: query, limit: 10, settings: relevantSettings)
+        let results = try engine.relevant(to: query, limit: below == nil ? 10 : 200, settings: relevantSettings)
         if let problem = results.semanticProblem {
             print("error: \(problem)")
             exit(1)
         }
-        found = results.results.map { ($0.id, $0.title) }
+        found = Array(results.results.filter { $0.id <= below ?? .max }.prefix(10).map { ($0.id, $0.title) })
     } else if let results = try? engine.search(query, limit: 10) {
         if let problem = results.semanticProblem {
             print("error: \(problem)")

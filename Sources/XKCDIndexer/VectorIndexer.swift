@@ -43,17 +43,22 @@ public struct VectorIndexer: Sendable {
     let encoder: SentenceEncoder
     let width: Int
     let batchSize: Int
+    let explanationPassages: Int
 
-    /// - Parameter width: how many comics are embedded at once (one per core: the model's
-    ///   matrix products run on the calling thread).
+    /// - Parameters:
+    ///   - width: how many comics are embedded at once (one per core: the model's matrix
+    ///     products run on the calling thread).
+    ///   - explanationPassages: how many passages of the explanation get a vector of their own
+    ///     besides the comic's head (``passages(of:explanationPassages:)``).
     public init(
         database: ComicDatabase, encoder: SentenceEncoder, width: Int = ProcessInfo.processInfo.activeProcessorCount,
-        batchSize: Int = 32
+        batchSize: Int = 32, explanationPassages: Int = 0
     ) {
         self.database = database
         self.encoder = encoder
         self.width = max(1, width)
         self.batchSize = max(1, batchSize)
+        self.explanationPassages = max(0, explanationPassages)
     }
 
     /// The text of a comic that the model reads: its title, title text, transcript and
@@ -63,9 +68,36 @@ public struct VectorIndexer: Sendable {
     /// without the transcript (MRR@10 on descriptions.tsv 0.913 against 0.899; dev.tsv 1.000
     /// against 0.990), and as well as passages over the whole explanation, which cost four times
     /// the vectors and the time (docs/semantic-search.md).
-    public static func passages(of document: ComicDocument) -> [String] {
-        ["\(document.title). \(document.alt)\n\(document.transcript)\n\(document.explanation)"]
+    ///
+    /// With `explanationPassages` above 0, the explanation's first passages of about
+    /// ``passageWords`` words follow, cut at paragraph ends where a paragraph fits, each after the
+    /// comic's title: the model reads only the start of the head, and a situation often fits
+    /// what the explanation says further on.
+    public static func passages(of document: ComicDocument, explanationPassages: Int = 0) -> [String] {
+        let head = "\(document.title). \(document.alt)\n\(document.transcript)\n\(document.explanation)"
+        guard explanationPassages > 0 else { return [head] }
+        var passages: [[Substring]] = []
+        var current: [Substring] = []
+        for paragraph in document.explanation.split(whereSeparator: \.isNewline) {
+            var words = paragraph.split(whereSeparator: \.isWhitespace)[...]
+            if !current.isEmpty, current.count + words.count > passageWords {
+                passages.append(current)
+                current = []
+            }
+            // A paragraph longer than a passage is cut into passages of its own.
+            while words.count > passageWords {
+                passages.append(Array(words.prefix(passageWords)))
+                words = words.dropFirst(passageWords)
+            }
+            current += words
+            if passages.count >= explanationPassages { break }
+        }
+        if !current.isEmpty { passages.append(current) }
+        return [head] + passages.prefix(explanationPassages).map { "\(document.title). " + $0.joined(separator: " ") }
     }
+
+    /// The length in words of a passage of the explanation: about 210 tokens of the model's 256.
+    public static let passageWords = 160
 
     /// Embeds every comic whose vectors are missing or stale, until done or cancelled.
     ///
@@ -98,7 +130,7 @@ public struct VectorIndexer: Sendable {
         var textsRead = 0
         for start in stride(from: 0, to: ids.count, by: 256) {
             for document in try database.documents(ids: Array(ids[start..<min(start + 256, ids.count)])) {
-                let tokens = Self.passages(of: document).map(encoder.tokenIDs(for:))
+                let tokens = Self.passages(of: document, explanationPassages: explanationPassages).map(encoder.tokenIDs(for:))
                 textsRead += 1
                 let digest = Self.digest(of: tokens)
                 let source = VectorSource(model: encoder.identity, textDigest: digest, dimensions: encoder.dimensions)

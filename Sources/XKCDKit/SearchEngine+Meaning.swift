@@ -101,7 +101,10 @@ extension SearchEngine {
         var best: [Float] = []
         var nearest: [Int] = []
         for (index, vector) in vectors.enumerated() {
-            let similarities = try snapshot.vectorSimilarities(to: vector, model: model)
+            let similarities =
+                passageCombination == .best
+                ? try snapshot.vectorSimilarities(to: vector, model: model)
+                : try snapshot.passageSimilarities(to: vector, model: model).map(passageCombination.combine)
             guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
             if best.isEmpty {
                 best = similarities

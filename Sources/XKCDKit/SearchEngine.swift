@@ -102,6 +102,8 @@ public struct SearchEngine: Sendable {
     let weights: RankingWeights
     /// The sentence model for ranking by meaning, or nil to rank by words alone.
     let sentenceModel: SentenceModel?
+    /// How a comic's passages' similarities make its own (``PassageCombination``).
+    public var passageCombination = PassageCombination.best
     private let parser = QueryParser()
     /// Says at `info` how each search went: the query read, what ranked it and how long each
     /// step took (`-v`).

@@ -39,6 +39,20 @@ public final class LineEditor: LineSource {
     }
 
     public func readLine(prompt: String) -> LineInput {
+        let first = readOneLine(prompt: prompt)
+        guard case .line(let line) = first else { return first }
+        // A paste arrives all at once: the lines already waiting after the one ended are read
+        // with it, so that the session can take a pasted paragraph as one passage.
+        var lines = [line]
+        while Self.inputIsWaiting(), case .line(let next) = readOneLine(prompt: "") {
+            lines.append(next)
+        }
+        remember(lines.joined(separator: " "))
+        return lines.count == 1 ? .line(line) : .pasted(lines)
+    }
+
+    /// One line from libedit, not yet remembered.
+    private func readOneLine(prompt: String) -> LineInput {
         lineCancelled.store(false, ordering: .relaxed)
         readerThread.store(pthread_self(), ordering: .relaxed)
         var mask = sigset_t()
@@ -49,9 +63,13 @@ public final class LineEditor: LineSource {
         guard let pointer else { return .end }
         defer { free(pointer) }
         if lineCancelled.exchange(false, ordering: .relaxed) { return .interrupted }
-        let line = String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self)
-        remember(line)
-        return .line(line)
+        return .line(String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self))
+    }
+
+    /// Whether standard input holds more already, without waiting for it.
+    private static func inputIsWaiting() -> Bool {
+        var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 1 && descriptor.revents & Int16(POLLIN) != 0
     }
 
     /// Adds a line to the history unless it is blank or repeats the previous one.

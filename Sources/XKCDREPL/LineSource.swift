@@ -7,6 +7,8 @@ import Glibc
 /// What one read from a ``LineSource`` produced.
 public enum LineInput: Sendable, Equatable {
     case line(String)
+    /// Several lines that arrived at once, as a paste brings them (in order, without their ends).
+    case pasted([String])
     /// Ctrl-C at the prompt: the line was thrown away.
     case interrupted
     /// Ctrl-D on an empty line, or the end of standard input.

@@ -87,19 +87,34 @@ public struct Session {
                 state.entersPage = false
             case .line(let line):
                 lineNumber += 1
-                do {
-                    switch try await execute(line, state: &state) {
-                    case .done: break
-                    case .quit: return Summary(failures: failures)
-                    case .interrupted: output.write("^C\n")
-                    }
-                } catch {
-                    failures += 1
-                    if let message = Self.message(for: error, host: host) {
-                        output.writeError((numbersErrors ? "line \(lineNumber): " : "") + "error: \(message)\n")
+                if await run(line, state: &state, lineNumber: lineNumber, failures: &failures) == .quit {
+                    return Summary(failures: failures)
+                }
+            case .pasted(let lines):
+                // A pasted paragraph is one passage; lines typed ahead of the prompt (commands,
+                // numbers) run one by one.
+                for line in Self.isQuery(lines[0], host: host) ? [":relevant " + lines.joined(separator: " ")] : lines {
+                    lineNumber += 1
+                    if await run(line, state: &state, lineNumber: lineNumber, failures: &failures) == .quit {
+                        return Summary(failures: failures)
                     }
                 }
             }
+        }
+    }
+
+    /// Runs one line and says how it went; an error is counted and printed.
+    private func run(_ line: String, state: inout State, lineNumber: Int, failures: inout Int) async -> Outcome {
+        do {
+            let outcome = try await execute(line, state: &state)
+            if outcome == .interrupted { output.write("^C\n") }
+            return outcome
+        } catch {
+            failures += 1
+            if let message = Self.message(for: error, host: host) {
+                output.writeError((numbersErrors ? "line \(lineNumber): " : "") + "error: \(message)\n")
+            }
+            return .done
         }
     }
 
@@ -113,14 +128,13 @@ public struct Session {
         let head = String(trimmed.prefix { $0 != " " && $0 != "\t" })
         let word = head.lowercased()
         switch word {
-        // With other prompts' spellings, alone on the line: psql's \\? and sqlite3's .help.
-        case ":help", ":h", ":?", "?", "\\?", ".help":
+        // Alone on the line, or with a colon.
+        case _ where Self.helpWords.contains(word):
             guard trimmed == head || word.hasPrefix(":") else { break }
             show(help)
             return .done
-        // The words other prompts leave with (psql's \\q, sqlite3's .quit, a shell's exit), alone
-        // on the line: none of them is worth searching for.
-        case ":quit", ":q", ":exit", "quit", "exit", "q", "\\q", ".quit", ".exit":
+        // Alone on the line: none of them is worth searching for.
+        case _ where Self.quitWords.contains(word):
             guard trimmed == head else { break }
             return .quit
         case "more":
@@ -128,14 +142,11 @@ public struct Session {
             return try await more(&state)
         default: break
         }
-        let isCommand = word == "help" || host.root.subcommand(named: word) != nil
-        let isShortcut = Self.aliases[word] != nil || ["tag", "untag"].contains(word)
-        let isNumber = (try? ComicReference(parsing: head)).map { if case .number = $0 { true } else { false } } ?? false
         let arguments: [String]
         if word == ":relevant" {
             // A pasted paragraph is one passage, whatever quotes and apostrophes it holds.
             arguments = ["relevant", "--", String(trimmed.dropFirst(head.count)).trimmingCharacters(in: .whitespaces)]
-        } else if isCommand || isShortcut || isNumber {
+        } else if Self.isCommand(head, host: host) {
             arguments = try expand(try ArgumentTokenizer.split(trimmed))
         } else {
             return try await search(SearchRequest(text: trimmed, render: host.renderSearch), state: &state)
@@ -154,6 +165,28 @@ public struct Session {
         case .runUntilStopped(let body):
             return try await interruptibly(body, waitingAfterInterrupt: true) == nil ? .interrupted : .done
         }
+    }
+
+    /// With other prompts' spellings: psql's \\? and sqlite3's .help.
+    static let helpWords: Set = [":help", ":h", ":?", "?", "\\?", ".help"]
+    /// The words other prompts leave with (psql's \\q, sqlite3's .quit, a shell's exit).
+    static let quitWords: Set = [":quit", ":q", ":exit", "quit", "exit", "q", "\\q", ".quit", ".exit"]
+
+    /// Whether a line starting with the word `head` is a command, a shortcut or a comic number.
+    static func isCommand(_ head: String, host: CommandHost) -> Bool {
+        let word = head.lowercased()
+        return word == "help" || host.root.subcommand(named: word) != nil || aliases[word] != nil
+            || ["tag", "untag"].contains(word)
+            || (try? ComicReference(parsing: head)).map { if case .number = $0 { true } else { false } } ?? false
+    }
+
+    /// Whether `line` would be searched: no command, shortcut, number or word of the REPL's own.
+    static func isQuery(_ line: String, host: CommandHost) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let head = String(trimmed.prefix { $0 != " " && $0 != "\t" })
+        let word = head.lowercased()
+        let isOwnWord = trimmed == head && (helpWords.contains(word) || quitWords.contains(word) || word == "more")
+        return !trimmed.isEmpty && !word.hasPrefix(":") && !isOwnWord && !isCommand(head, host: host)
     }
 
     /// Turns the shortcuts in a line's words into the command line's words.
@@ -300,7 +333,8 @@ public struct Session {
               r, l                 random, latest
               e                    explain the current comic
               related              the comics linked to and from its explanation, and the nearest in meaning
-              :relevant TEXT       the comics that fit a pasted paragraph, and why
+              :relevant TEXT       the comics that fit a pasted paragraph, and why (a paste of
+                                   several lines is taken so too)
               fav                  add the current comic to the favourites
               tag NAME…            tag the current comic (untag NAME… removes tags)
               fav add 327 sql      every command works: \(commands)

@@ -101,6 +101,38 @@ struct RelevantCommandTests {
         }
     }
 
+    /// A paragraph pasted at the line editor's prompt, in a real pseudo-terminal, arrives as
+    /// several lines at once: it is ranked as one passage, not searched line by line.
+    @Test(.enabled(if: REPLCommandTests.hasPexpect)) func theREPLTakesAMultiLinePasteAsOnePassage() async throws {
+        try await withBrowseSandbox { sandbox in
+            let state = sandbox.directory.appendingPathComponent("state")
+            let lines = Self.situation.split(separator: ". ").joined(separator: ".\r")
+            let script = #"""
+                import os, sys, pexpect
+                binary, db, state, paste = sys.argv[1:5]
+                env = dict(os.environ, XDG_STATE_HOME=state, TERM="xterm", NO_COLOR="1", LANG="C.UTF-8")
+                p = pexpect.spawn(binary, ["repl", "--db", db, "--image", "never"], env=env, encoding="utf-8", timeout=600, dimensions=(40, 200))
+                p.expect_exact("xkcd> ")
+                p.send(paste + "\r")                   # one write, as a terminal pastes
+                p.expect_exact("xkcd> ")
+                print("OUTPUT<<" + p.before + ">>")
+                p.send(":quit\r")
+                p.expect(pexpect.EOF); p.close()
+                print("exit", p.exitstatus)
+                """#
+            let result = try await REPLCommandTests.runPython(
+                script, arguments: [sandbox.cli.executable.path, sandbox.db, state.path, lines])
+            #expect(result.status == 0, "\(result.output)")
+            #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
+            // One ranking, with the comic that fits first and the reasons `relevant` gives.
+            let ranked = result.output.components(separatedBy: "#2347  Dependency")
+            #expect(ranked.count == 2, "ranked once, #2347 in it: \(result.output)")
+            #expect(result.output.contains("words: "), "\(result.output)")
+            let history = try String(contentsOf: state.appendingPathComponent("xkcd-search/history"), encoding: .utf8)
+            #expect(history.split(separator: "\n").count == 3, "the paste is one line of the history, then :quit: \(history)")
+        }
+    }
+
     @Test func theREPLRanksAPastedParagraph() async throws {
         try await withBrowseSandbox { sandbox in
             // Apostrophes and a quote, which the REPL's word splitting would read as quoting.

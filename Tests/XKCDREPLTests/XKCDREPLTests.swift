@@ -285,6 +285,19 @@ struct SessionTests {
         #expect(result.summary.failures == 0)
     }
 
+    /// Lines that came at once (a paste) are one passage for `relevant` when the first would be
+    /// searched; lines typed ahead that start with commands run one by one.
+    @Test func aPasteOfSeveralLinesIsOnePassageUnlessItStartsWithACommand() async throws {
+        let recorder = RecordingHost()
+        let transcript = Transcript()
+        let session = Session(
+            host: recorder.makeHost(output: transcript), library: try await FixtureLibrary.make(),
+            input: ScriptedLines(inputs: [.pasted(["Our whole company runs on", "a tiny library."]), .pasted(["stats", "327"])]),
+            output: transcript)
+        #expect(await session.run().failures == 0)
+        #expect(recorder.recorded == [["relevant", "--", "Our whole company runs on a tiny library."], ["stats"], ["show", "327"]])
+    }
+
     @Test func ctrlCAtThePromptDropsTheLine() async throws {
         let recorder = RecordingHost()
         let transcript = Transcript()

@@ -158,7 +158,7 @@ extension ComicDatabase.Snapshot {
     ///
     /// Eight partial sums, so that the additions do not wait on one another; a blob's bytes
     /// need not be aligned for floats, so they are loaded unaligned.
-    private static func dot(_ query: UnsafeBufferPointer<Float>, _ bytes: UnsafeRawBufferPointer) -> Float {
+    static func dot(_ query: UnsafeBufferPointer<Float>, _ bytes: UnsafeRawBufferPointer) -> Float {
         var sums = SIMD8<Float>()
         let count = query.count
         var index = 0
