@@ -70,11 +70,11 @@ extension SearchEngine {
     /// - Throws: ``SemanticSearchError`` when the model or the index's vectors can't be used
     ///   (`ranking` is then unchanged), `StoreError` when the index can't be read.
     func fuseMeaning(
-        of meaning: String, into ranking: inout Ranking, query: SearchQuery, in snapshot: ComicDatabase.SearchView
+        of meaning: String, into ranking: inout Ranking, query: SearchQuery, in view: ComicDatabase.SearchView
     ) throws {
         let (vectors, model) = try embeddings(of: [meaning])
-        let similarities = try nearestInMeaning(to: vectors, model: model, in: snapshot).similarities
-        let excluded = try query.text?.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
+        let similarities = try nearestInMeaning(to: vectors, model: model, in: view).similarities
+        let excluded = try query.text?.exclusions.map { Set(try view.comicIDs(matching: .or($0))) } ?? []
         fuse(similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight, nearestCount: Self.meaningCandidates)
     }
 
@@ -95,7 +95,7 @@ extension SearchEngine {
     /// them that is.
     ///
     /// - Throws: ``SemanticSearchError/noVectors`` when the index has none for `model`.
-    func nearestInMeaning(to vectors: [[Float]], model: String, in snapshot: ComicDatabase.SearchView) throws
+    func nearestInMeaning(to vectors: [[Float]], model: String, in view: ComicDatabase.SearchView) throws
         -> (similarities: [Float], nearest: [Int])
     {
         var best: [Float] = []
@@ -103,8 +103,8 @@ extension SearchEngine {
         for (index, vector) in vectors.enumerated() {
             let similarities =
                 passageCombination == .best
-                ? try snapshot.vectorSimilarities(to: vector, model: model)
-                : try snapshot.passageSimilarities(to: vector, model: model).map(passageCombination.combine)
+                ? try view.vectorSimilarities(to: vector, model: model)
+                : try view.passageSimilarities(to: vector, model: model).map(passageCombination.combine)
             guard !similarities.isEmpty else { throw SemanticSearchError.noVectors }
             if best.isEmpty {
                 best = similarities

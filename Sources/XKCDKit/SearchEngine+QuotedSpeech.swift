@@ -9,11 +9,11 @@ extension SearchEngine {
     /// remembered right still brings its comic first, and one remembered wrong finds nothing
     /// exactly but leaves its words to the rest of the ranking.
     func addQuotedSpeechBonus(
-        _ phrases: [[String]], to terms: inout TermScores, in snapshot: ComicDatabase.SearchView
+        _ phrases: [[String]], to terms: inout TermScores, in view: ComicDatabase.SearchView
     ) throws -> [Comic.ID] {
         var holding: [Comic.ID] = []
         for phrase in phrases {
-            let ids = try snapshot.comicIDs(matching: .phrase(phrase, field: nil))
+            let ids = try view.comicIDs(matching: .phrase(phrase, field: nil))
             for id in ids where id < terms.scores.count { terms.scores[id] += weights.quotedSpeech }
             holding += ids
         }

@@ -130,9 +130,9 @@ extension SearchEngine {
         let counts = PassageWords(passage)
         guard !counts.words.isEmpty else { throw SearchError.nothingToSearch }
         let limit = max(1, limit)
-        return try database.reading { snapshot in
+        return try database.reading { view in
             // How rare each word is, read without scoring them all ("the" is in every comic).
-            let (documentCounts, documentCount) = try snapshot.documentCounts(of: counts.words)
+            let (documentCounts, documentCount) = try view.documentCounts(of: counts.words)
             let total = Double(max(documentCount, 1))
             func idf(_ word: String) -> Double {
                 let count = Double(documentCounts[word] ?? 0)
@@ -147,7 +147,7 @@ extension SearchEngine {
 
             var ranking = Ranking()
             if !distinctive.isEmpty {
-                let terms = try snapshot.termScores(for: distinctive, weights: weights)
+                let terms = try view.termScores(for: distinctive, weights: weights)
                 var ids = terms.candidates
                 ids.sortPrefix(max(Self.fusionDepth, limit)) { a, b in
                     terms.scores[a] > terms.scores[b] || (terms.scores[a] == terms.scores[b] && a < b)
@@ -166,7 +166,7 @@ extension SearchEngine {
                 var vectors = embedded.vectors
                 let model = embedded.model
                 let lexical = ranking
-                var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: snapshot)
+                var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                 fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
                 if settings.feedback > 0 {
                     // Pseudo-relevance feedback: the passage's vector moved towards those of the
@@ -174,14 +174,14 @@ extension SearchEngine {
                     var moved = vectors[0]
                     let top = ranking.ids.prefix(settings.feedback)
                     for id in top {
-                        guard let vector = try snapshot.vectors(of: id, model: model).first, vector.count == moved.count else { continue }
+                        guard let vector = try view.vectors(of: id, model: model).first, vector.count == moved.count else { continue }
                         for index in moved.indices { moved[index] += Float(settings.feedbackWeight) * vector[index] / Float(top.count) }
                     }
                     let norm = moved.reduce(0) { $0 + $1 * $1 }.squareRoot()
                     if norm > 0 {
                         vectors.append(moved.map { $0 / norm })
                         sentences.append(passage)
-                        (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: snapshot)
+                        (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                         ranking = lexical
                         fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
                     }
@@ -194,11 +194,11 @@ extension SearchEngine {
             guard !ranking.ids.isEmpty || semanticProblem == nil else { throw SearchError.nothingToSearch }
 
             let pageIDs = Array(ranking.ids.prefix(limit))
-            let entries = try snapshot.summariesAndSnippets(
+            let entries = try view.summariesAndSnippets(
                 of: pageIDs, scores: ranking.scores, words: distinctive, marks: Self.highlightMarks)
             // Words in half the comics or more ("the", "that") rank little and explain nothing.
             let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
-            let held = try snapshot.words(telling, heldBy: pageIDs)
+            let held = try view.words(telling, heldBy: pageIDs)
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]

@@ -149,8 +149,8 @@ public struct SearchEngine: Sendable {
         logger.info("query read as: \(query)")
         let start = ContinuousClock.now
         // One read for all the steps: each read of its own costs about as much as a lookup.
-        let results = try database.reading { snapshot in
-            try search(query, text: text, limit: limit, page: page, correctingSpelling: correctingSpelling, in: snapshot)
+        let results = try database.reading { view in
+            try search(query, text: text, limit: limit, page: page, correctingSpelling: correctingSpelling, in: view)
         }
         logger.info("\(results.total) comics found, \(results.results.count) on page \(page), in \(milliseconds(since: start))")
         // Nothing found in an index with no comics (a first run offline) is said as it is.
@@ -162,7 +162,7 @@ public struct SearchEngine: Sendable {
 
     private func search(
         _ query: SearchQuery, text: String, limit: Int, page: Int, correctingSpelling: Bool,
-        in snapshot: ComicDatabase.SearchView
+        in view: ComicDatabase.SearchView
     ) throws -> SearchResults {
         // Only the pages up to this one need to be in order; the exact comic may take one place.
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
@@ -170,7 +170,7 @@ public struct SearchEngine: Sendable {
         // Fusion reorders the best lexical results, so those must be in order too.
         let ordered = overflow || shown == .max ? .max : max(shown + 1, meaning == nil ? 0 : Self.fusionDepth)
         var step = ContinuousClock.now
-        var ranking = try rank(query, ordering: ordered, in: snapshot)
+        var ranking = try rank(query, ordering: ordered, in: view)
         logger.info("ranked by words: \(ranking.ids.count) comics in \(milliseconds(since: step))")
         var corrected: String?
         var typedQueryFound = false
@@ -178,11 +178,11 @@ public struct SearchEngine: Sendable {
         if correctingSpelling, let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
-            let (fixes, inflected) = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: snapshot)
+            let (fixes, inflected) = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: view)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
-                let retry = try rank(correctedQuery, ordering: ordered, in: snapshot)
+                let retry = try rank(correctedQuery, ordering: ordered, in: view)
                 if !retry.ids.isEmpty || ranking.ids.isEmpty {
                     typedQueryFound = !ranking.ids.isEmpty
                     ranking = retry
@@ -195,7 +195,7 @@ public struct SearchEngine: Sendable {
                 // A word found as another form of itself needs no hint either.
                 let hints = try spellingCorrections(
                     for: ranking.rareWords.filter { !inflected.contains($0) }, requiringMoreCommonThan: ranking.documentCounts,
-                    in: snapshot
+                    in: view
                 ).corrections
                 if !hints.isEmpty {
                     var hinted = query
@@ -213,7 +213,7 @@ public struct SearchEngine: Sendable {
         } else if let meaning {
             step = ContinuousClock.now
             do {
-                try fuseMeaning(of: meaning, into: &ranking, query: query, in: snapshot)
+                try fuseMeaning(of: meaning, into: &ranking, query: query, in: view)
                 logger.info("meaning: \"\(meaning)\" embedded and ranked with the words in \(milliseconds(since: step))")
             } catch let problem as SemanticSearchError {
                 semanticProblem = problem
@@ -222,7 +222,7 @@ public struct SearchEngine: Sendable {
 
         let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
         let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
-        let entries = try snapshot.summariesAndSnippets(
+        let entries = try view.summariesAndSnippets(
             of: pageIDs, scores: ranking.scores, words: ranking.words, prefixes: ranking.prefixes, marks: Self.highlightMarks)
         let results = pageIDs.indices.compactMap { index -> SearchResult? in
             guard let (summary, snippet) = entries[index] else { return nil }
@@ -270,59 +270,59 @@ public struct SearchEngine: Sendable {
     }
 
     /// - Parameter ordered: how many of the first results must be in order.
-    private func rank(_ query: SearchQuery, ordering ordered: Int, in snapshot: ComicDatabase.SearchView) throws -> Ranking {
+    private func rank(_ query: SearchQuery, ordering ordered: Int, in view: ComicDatabase.SearchView) throws -> Ranking {
         var ranking = Ranking()
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let typed = query.text, typed.hasSearchableWord {
             // A word with symbols that no comic writes whole is the phrase of its parts.
-            let text = try typed.phrasingWords(where: snapshot.isUnheldSymbolWord)
-            let allowed = try snapshot.comicIDs(passingFiltersOf: query)
+            let text = try typed.phrasingWords(where: view.isUnheldSymbolWord)
+            let allowed = try view.comicIDs(passingFiltersOf: query)
             // A sentence's quoted speech is searched as words, with a bonus where it holds exactly.
             let quoted = query.isSentence ? text.quotedSpeech : []
             ranking = try rankText(
-                quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered, in: snapshot)
+                quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered, in: view)
             if let allowed { isAllowed = allowed.contains }
             ranking.allowed = allowed
-        } else if let listed = try snapshot.comicIDs(passingFiltersOf: query, ordered: query.sort) {
+        } else if let listed = try view.comicIDs(passingFiltersOf: query, ordered: query.sort) {
             // Only filters (or words with nothing searchable in them, such as an emoji, beside
             // filters): list what the filters allow, filtered and ordered by one statement.
             ranking.ids = listed
             isAllowed = listed.contains
         } else if query.text == nil && query.sort != .relevance {
-            ranking.ids = try snapshot.comicIDs(ordered: query.sort)
+            ranking.ids = try view.comicIDs(ordered: query.sort)
         }
         if let number = query.exactComic, isAllowed(number),
-            try snapshot.summaries(of: [number])[0] != nil
+            try view.summaries(of: [number])[0] != nil
         {
             ranking.ids.removeAll { $0 == number }
             ranking.ids.insert(number, at: 0)
             ranking.partial.remove(number)
         }
         if query.sort != .relevance, query.text != nil {
-            try sort(&ranking.ids, by: query.sort, in: snapshot)
+            try sort(&ranking.ids, by: query.sort, in: view)
         }
         return ranking
     }
 
     private func rankText(
         _ text: TextQuery, quoted: [[String]] = [], allowed: Set<Comic.ID>?, ordering ordered: Int,
-        in snapshot: ComicDatabase.SearchView
+        in view: ComicDatabase.SearchView
     ) throws -> Ranking {
         var ranking = Ranking()
         var words = text.positiveTerms
         for prefix in text.positivePrefixes {
-            words += try snapshot.commonWords(startingWith: prefix, limit: 3)
+            words += try view.commonWords(startingWith: prefix, limit: 3)
         }
-        var terms = try snapshot.termScores(for: words, weights: weights)
+        var terms = try view.termScores(for: words, weights: weights)
         if !terms.isFromCurrentIndex {
             // The ranking index lacks the comics stored since it was built (a run of the indexer
             // was killed before rebuilding it): FTS5 scores what matches, with the same field
             // weights, until the next run rebuilds it.
-            let scores = try snapshot.fullTextScores(matching: text, fieldWeights: weights.fields)
+            let scores = try view.fullTextScores(matching: text, fieldWeights: weights.fields)
             terms.scores = [Double](repeating: 0, count: max(terms.scores.count, (scores.keys.max() ?? -1) + 1))
             for (id, score) in scores { terms.scores[id] = score }
         }
-        let holdingQuote = try addQuotedSpeechBonus(quoted, to: &terms, in: snapshot)
+        let holdingQuote = try addQuotedSpeechBonus(quoted, to: &terms, in: view)
         ranking.unseenWords = terms.unseenWords
         ranking.documentCounts = terms.documentCounts
         ranking.rareWords = terms.documentCounts.filter { $0.value <= 3 }.map { $0.key }.sorted()
@@ -333,7 +333,7 @@ public struct SearchEngine: Sendable {
         if text.isPlainWords, terms.isFromCurrentIndex {
             strict = terms.unknownWords.isEmpty ? terms.matchingAll : []
         } else {
-            strict = try snapshot.comicIDs(matching: text)
+            strict = try view.comicIDs(matching: text)
         }
         if let allowed { strict.removeAll { !allowed.contains($0) } }
         // Higher score first, then lower number: a total order, so the first results are the
@@ -351,7 +351,7 @@ public struct SearchEngine: Sendable {
         // when at least two are known or one is known beside a word no comic holds.
         let fallsBack = terms.stems.count >= 2 || (terms.stems.count == 1 && !terms.unknownWords.isEmpty)
         if strict.count < Self.fallbackThreshold, fallsBack, text.isPlainWords(allowingExclusions: true) {
-            let excluded = try text.exclusions.map { Set(try snapshot.comicIDs(matching: .or($0))) } ?? []
+            let excluded = try text.exclusions.map { Set(try view.comicIDs(matching: .or($0))) } ?? []
             let strictIDs = Set(strict)
             partial = terms.candidates.filter { id in
                 !strictIDs.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
@@ -376,7 +376,7 @@ public struct SearchEngine: Sendable {
             // The same few comics on every page, so that pages agree on the order.
             ids.sortPrefix(Self.proximityDepth, by: byScore(terms.scores))
             let top = Array(ids.prefix(Self.proximityDepth))
-            let shares = try snapshot.adjacentPairShares(of: top, words: text.positiveTerms, scores: terms)
+            let shares = try view.adjacentPairShares(of: top, words: text.positiveTerms, scores: terms)
             for (id, share) in zip(top, shares) where share > 0 && id < boosted.scores.count {
                 if share >= Self.lineShare { ranking.lines.insert(id) }
                 boosted.scores[id] += weights.proximity * share
@@ -398,12 +398,12 @@ public struct SearchEngine: Sendable {
         return ranking
     }
 
-    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in snapshot: ComicDatabase.SearchView) throws {
+    private func sort(_ ids: inout [Comic.ID], by order: SearchSort, in view: ComicDatabase.SearchView) throws {
         switch order {
         case .relevance: break
         case .dateAscending, .dateDescending:
             let missing = ComicDate(year: 0, month: 0, day: 0)
-            var dated = zip(try snapshot.summaries(of: ids), ids).map { summary, id in (date: summary?.date ?? missing, id: id) }
+            var dated = zip(try view.summaries(of: ids), ids).map { summary, id in (date: summary?.date ?? missing, id: id) }
             if order == .dateAscending { dated.sort { $0 < $1 } } else { dated.sort { $0 > $1 } }
             ids = dated.map(\.id)
         case .numberAscending: ids.sort()
@@ -435,7 +435,7 @@ public struct SearchEngine: Sendable {
     /// - Parameter counts: when given, a correction must be held by at least ten times as many
     ///   comics as the word itself (a rare word is not corrected to another rare word).
     func spellingCorrections(
-        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in snapshot: ComicDatabase.SearchView
+        for words: [String], requiringMoreCommonThan counts: [String: Int]?, in view: ComicDatabase.SearchView
     ) throws -> (corrections: [String: String], inflections: Set<String>) {
         var corrections: [String: String] = [:]
         var inflections: Set<String> = []
@@ -448,7 +448,7 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedWord = EditDistance.TypedWord(Array(typed.utf8))
             var nearest: [(term: String, distance: Int, count: Int)] = []
-            let candidates = try snapshot.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
+            let candidates = try view.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
                 // Distance 0 is the typed word itself.
                 (1...allowed).contains(typedWord.distance(to: bytes, limit: allowed))
             }
@@ -460,7 +460,7 @@ public struct SearchEngine: Sendable {
             }
             // Among the nearest, a word some title holds wins, then the commoner word: people
             // look comics up by their titles ("purety" is "Purity" rather than "purely").
-            let titled = nearest.count > 1 ? try snapshot.titleWords(among: nearest.map(\.term)) : []
+            let titled = nearest.count > 1 ? try view.titleWords(among: nearest.map(\.term)) : []
             let best = nearest.min { a, b in
                 (titled.contains(a.term) ? 0 : 1, -a.count, a.term) < (titled.contains(b.term) ? 0 : 1, -b.count, b.term)
             }

@@ -45,14 +45,3 @@ extension ComicDatabase {
 
 @available(*, unavailable)
 extension ComicDatabase.SearchView: Sendable {}
-
-// The names of issue 29's predecessors, kept only so that the branch adding passage vectors
-// (which extends `ComicDatabase+Vectors.swift`, left as it was) merges; delete both once
-// nothing uses them.
-extension ComicDatabase {
-    public typealias Snapshot = SearchView
-
-    func snapshot<T: Sendable>(_ body: @Sendable (SearchView) throws(StoreError) -> T) throws(StoreError) -> T {
-        try searchView(body)
-    }
-}

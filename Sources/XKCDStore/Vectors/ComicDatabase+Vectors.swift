@@ -112,7 +112,7 @@ extension ComicDatabase {
     }
 }
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// The cosine similarity of `query` with each comic's vectors made by `model`, the best of a
     /// comic's passages, indexed by comic number (0 for a comic without vectors).
     ///

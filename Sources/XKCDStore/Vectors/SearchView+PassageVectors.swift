@@ -2,7 +2,7 @@ import GRDB
 import GRDBSQLite
 import XKCDModel
 
-extension ComicDatabase.Snapshot {
+extension ComicDatabase.SearchView {
     /// The cosine similarity of `query` with each of the vectors `model` made of a comic's
     /// passages, in passage order, indexed by comic number (none for a comic without vectors).
     ///
