@@ -304,18 +304,18 @@ extension ComicDatabase {
     /// Only vectors of the model that made the comic's own are compared, so no model needs
     /// loading: the index knows which one that was.
     public func nearestComics(to id: Comic.ID, limit: Int) throws(StoreError) -> [SimilarComic] {
-        try snapshot { snapshot throws(StoreError) in
+        try searchView { view throws(StoreError) in
             try wrapped {
                 guard
                     let model = try String.fetchOne(
-                        snapshot.db, sql: "SELECT model FROM comicVector WHERE comicID = ? LIMIT 1", arguments: [id]),
-                    let vector = try snapshot.vectors(of: id, model: model).first, ComicVector.isUnitLength(vector)
+                        view.db, sql: "SELECT model FROM comicVector WHERE comicID = ? LIMIT 1", arguments: [id]),
+                    let vector = try view.vectors(of: id, model: model).first, ComicVector.isUnitLength(vector)
                 else { return [] }
-                let similarities = try snapshot.vectorSimilarities(to: vector, model: model)
+                let similarities = try view.vectorSimilarities(to: vector, model: model)
                 var nearest = similarities.indices.filter { $0 != id && similarities[$0] > 0 }
                 nearest.sort { similarities[$0] > similarities[$1] || (similarities[$0] == similarities[$1] && $0 < $1) }
                 let ids = Array(nearest.prefix(limit))
-                return zip(ids, try snapshot.summaries(of: ids)).compactMap { nearID, summary in
+                return zip(ids, try view.summaries(of: ids)).compactMap { nearID, summary in
                     summary.map { SimilarComic(id: nearID, title: $0.title, date: $0.date, similarity: similarities[nearID]) }
                 }
             }
