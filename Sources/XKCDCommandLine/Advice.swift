@@ -25,6 +25,18 @@ public enum Advice {
         case LibraryError.notAFavourite(let n): " (add it with 'fav add \(n)')"
         case LibraryError.noFavourites: " (add one with 'fav add N')"
         case let problem as SemanticSearchError: suffix(for: problem)
+        case let problem as StoreError: suffix(for: problem)
+        default: nil
+        }
+    }
+
+    private static func suffix(for problem: StoreError) -> String? {
+        switch problem {
+        case .notAVectorFile: " (scripts/export-vectors.sh writes one)"
+        case .emptyFile(let path): ": build one there with 'xkcd-search index --db \(escaped(path))'"
+        case .foreignDatabase: " (choose another file with --db)"
+        case .damaged: "; move it away and run 'xkcd-search index' to build a new one"
+        case .needsUpdate: " (copy it elsewhere, or run any command with write access to it)"
         default: nil
         }
     }

@@ -61,9 +61,11 @@ struct LibraryBrowsingTests {
             LibraryError.notIndexed(500), LibraryError.emptyIndex, LibraryError.noCurrentComic,
             LibraryError.notAFavourite(5), LibraryError.noFavourites, SemanticSearchError.noModel,
             SemanticSearchError.noVectors, SemanticSearchError.model(.modelMissing(path: "/nonexistent/model")),
+            StoreError.emptyFile(path: "/x"), StoreError.foreignDatabase(path: "/x"), StoreError.damaged(path: "/x"),
+            StoreError.needsUpdate(path: "/x"), StoreError.notAVectorFile(path: "/x", reason: "no comicVector table"),
         ]
         for error in errors {
-            for advice in ["run '", "xkcd-search ", "make model", "XKCD_SEARCH_MODEL", "fav add", "show one"] {
+            for advice in ["run '", "'xkcd-search", "make model", "XKCD_SEARCH_MODEL", "fav add", "show one", "--db", "export-vectors", "copy it"] {
                 #expect(!error.description.contains(advice), "\(error.description)")
             }
         }

@@ -1,7 +1,8 @@
 import GRDB
 import XKCDModel
 
-/// A problem with the index database, worded for the person running the tool.
+/// A problem with the index database: what is wrong, in words for people. What to do about it
+/// differs by front end, so the command line adds its advice (`Advice` in XKCDCommandLine).
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database file could not be opened or created.
     case cannotOpen(path: String, reason: String)
@@ -38,17 +39,17 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open the index at \(escaped(path)): \(reason)"
         case .notAnIndex(let path): "\(escaped(path)) is not an xkcd-search index, or it is damaged"
         case .notAVectorFile(let path, let reason):
-            "\(escaped(path)) is not a file of comic vectors (\(reason); scripts/export-vectors.sh writes one)"
+            "\(escaped(path)) is not a file of comic vectors (\(reason))"
         case .emptyFile(let path):
-            "\(escaped(path)) is empty, not an xkcd-search index: build one there with 'xkcd-search index --db \(escaped(path))'"
+            "\(escaped(path)) is empty, not an xkcd-search index"
         case .foreignDatabase(let path):
-            "\(escaped(path)) is another program's SQLite database, not an xkcd-search index; it was left as it is (choose another file with --db)"
+            "\(escaped(path)) is another program's SQLite database, not an xkcd-search index; it was left as it is"
         case .notADatabase(let path):
             "\(escaped(path)) is not an xkcd-search index (not an SQLite database); it was left as it is"
         case .damaged(let path):
-            "the index at \(escaped(path)) is damaged (cut short or unreadable); move it away and run 'xkcd-search index' to build a new one"
+            "the index at \(escaped(path)) is damaged (cut short or unreadable)"
         case .needsUpdate(let path):
-            "the index at \(escaped(path)) was made by an earlier version and must be updated once where it can be written (copy it elsewhere, or run any command with write access to it)"
+            "the index at \(escaped(path)) was made by an earlier version and must be updated once where it can be written"
         case .indexRunInProgress(let path):
             "another 'xkcd-search index' is updating the index at \(escaped(path)); this one stopped without changing anything"
         case .beingBuilt(let path):
