@@ -59,6 +59,9 @@ let package = Package(
         // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
+        // Where the files go (XDG directories, `--db`), the environment as read, and the kept
+        // comic images: what the indexer, the image drawer and the facade share, with no database.
+        .target(name: "XKCDFiles"),
         // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
         // the drawer's role alone, which opens libchafa.
         .target(
@@ -92,24 +95,25 @@ let package = Package(
         .target(
             name: "XKCDKit",
             dependencies: [
-                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", .product(name: "Logging", package: "swift-log"),
+                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", "XKCDFiles",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The fetch → parse → store pipeline, which alone links libcurl and libxml2.
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDKit",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDFiles", "XKCDKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
+        .target(name: "XKCDREPL", dependencies: ["XKCDKit", "XKCDFiles", "CEditLine"]),
         .target(name: "CPseudoTerminal"),
         // What the roles share: global options, the index command's options, the terminal.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit", "XKCDEmbed", "CPseudoTerminal",
+                "XKCDKit", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -121,14 +125,14 @@ let package = Package(
         .target(
             name: "XKCDIndexCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "XKCDImageCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDImage", "XKCDKit",
+                "XKCDCommandLine", "XKCDImage", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,7 +140,7 @@ let package = Package(
         .target(
             name: "XKCDServer",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDImage",
+                "XKCDKit", "XKCDIndexer", "XKCDImage", "XKCDFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,7 +155,7 @@ let package = Package(
         .target(
             name: "XKCDServeCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDServer", "XKCDKit",
+                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,7 +163,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
                 "XKCDServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -191,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "_XKCDTestSupport",
+                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "XKCDFiles", "_XKCDTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
@@ -203,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "XKCDServerTests",
             dependencies: [
-                "XKCDServer", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport",
+                "XKCDServer", "XKCDKit", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

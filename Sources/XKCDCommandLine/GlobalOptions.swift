@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XKCDEmbed
 import XKCDFetch
+import XKCDFiles
 import XKCDKit
 import XKCDParse
 import XKCDStore

@@ -1,4 +1,5 @@
 import Foundation
+import XKCDFiles
 
 /// What `stats --json` prints and `GET /api/stats` answers: what the index holds.
 public struct StatsDocument: Encodable, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import XKCDFiles
 import XKCDImage
 import XKCDIndexer
 import XKCDKit

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import XKCDFiles
 import XKCDKit
 
 /// The web page (issue 26): server-rendered HTML from the templates in `Web/templates`, every
