@@ -109,7 +109,8 @@ let package = Package(
         ),
         .target(name: "XKCDREPL", dependencies: ["XKCDKit", "XKCDFiles", "CEditLine"]),
         .target(name: "CPseudoTerminal"),
-        // What the roles share: global options, the index command's options, the terminal.
+        // What the roles share: global options, the index command's options, the terminal, starting a
+        // child process (ChildProcess, the one way to) and the browser.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
