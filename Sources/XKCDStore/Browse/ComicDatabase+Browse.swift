@@ -53,7 +53,7 @@ extension ComicDatabase {
                        (SELECT count(*) FROM explanation WHERE isIncomplete) AS incomplete,
                        (SELECT count(*) FROM favourite) AS favourites,
                        (SELECT count(DISTINCT tag) FROM favouriteTag) AS tags,
-                       (SELECT value FROM setting WHERE key = 'lastUpdate') AS lastUpdate
+                       (SELECT value FROM setting WHERE key = '\(Setting.lastUpdate.rawValue)') AS lastUpdate
                 """)!
             return IndexStatistics(
                 comics: row["comics"], latest: row["latest"], explained: row["explained"],
@@ -64,9 +64,6 @@ extension ComicDatabase {
 }
 
 extension ComicDatabase {
-    /// The setting that remembers the comic shown last, for `next` and `prev`.
-    static let currentComicKey = "currentComic"
-
     /// The smallest indexed number above `id` (numbers have gaps: #404 never exists), or nil.
     public func comicID(after id: Comic.ID) throws(StoreError) -> Comic.ID? {
         try read { db in try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT min(id) FROM comic WHERE id > \(id)")) }
@@ -111,10 +108,10 @@ extension ComicDatabase {
 
     /// The comic shown last (by `show`, `next`, `prev`, `random`…), or nil before the first.
     public func currentComicID() throws(StoreError) -> Comic.ID? {
-        try setting(Self.currentComicKey).flatMap { Int($0) }
+        try setting(.currentComic).flatMap { Int($0) }
     }
 
     public func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
-        try setSetting(Self.currentComicKey, to: String(id))
+        try setSetting(.currentComic, to: String(id))
     }
 }

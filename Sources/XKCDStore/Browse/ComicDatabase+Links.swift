@@ -2,10 +2,6 @@ import GRDB
 import XKCDModel
 
 extension ComicDatabase {
-    /// The `setting` key set while explanations stored by an earlier version lack what only
-    /// parsing them again gives (the links between comics); its value says what.
-    static let reparseKey = "explanationsNeedParsing"
-
     /// The indexed comics that `id`'s explanation links to or whose explanations link to `id`,
     /// by number; the comic itself is never among them.
     ///
@@ -37,12 +33,12 @@ extension ComicDatabase {
     /// responses or a mirror) for what this version keeps of them: the index was made before
     /// the links between comics were kept. ``markExplanationsParsed()`` clears it.
     public func explanationsNeedParsingAgain() throws(StoreError) -> Bool {
-        try setting(Self.reparseKey) != nil
+        try setting(.explanationsNeedParsing) != nil
     }
 
     /// Records that every stored explanation was parsed by this version.
     public func markExplanationsParsed() throws(StoreError) {
-        try write { db in try db.execute(literal: "DELETE FROM setting WHERE key = \(Self.reparseKey)") }
+        try removeSetting(.explanationsNeedParsing)
     }
 
     /// The numbers of the comics with a stored explanation, ascending.

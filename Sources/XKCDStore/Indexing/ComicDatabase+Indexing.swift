@@ -111,7 +111,7 @@ extension ComicDatabase {
         // new value each time: the ranking cache is keyed by it, and two stale spells must
         // not share cached lengths.
         try db.execute(sql: """
-            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = 'rankingGeneration'
+            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = '\(Setting.rankingGeneration.rawValue)'
             """)
     }
 
@@ -164,17 +164,5 @@ extension ComicDatabase {
     /// Ids of the comics stored, in ascending order.
     public func comicIDs() throws(StoreError) -> [Comic.ID] {
         try read { db in try Int.fetchAll(db, sql: "SELECT id FROM comic ORDER BY id") }
-    }
-
-    public func setting(_ key: String) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setSetting(_ key: String, to value: String) throws(StoreError) {
-        try write { db in
-            try db.execute(
-                sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
-        }
     }
 }
