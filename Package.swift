@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
+                "XKCDKit", "XKCDStore", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "XKCDServer",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDImage", "XKCDFiles",
+                "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDImage", "XKCDFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -156,7 +156,7 @@ let package = Package(
         .target(
             name: "XKCDServeCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDFiles",
+                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDStore", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDCommandLine", "XKCDKit", "XKCDStore", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
                 "XKCDServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["XKCDStore", "XKCDModel", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [
@@ -208,13 +208,13 @@ let package = Package(
         .testTarget(
             name: "XKCDServerTests",
             dependencies: [
-                "XKCDServer", "XKCDKit", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport",
+                "XKCDServer", "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),
+            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "_XKCDTestSupport"]),
     ]
 )
 

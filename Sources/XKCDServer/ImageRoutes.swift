@@ -6,6 +6,8 @@ import XKCDFiles
 import XKCDImage
 import XKCDIndexer
 import XKCDKit
+// The comic's image URL, read without the rest of its page.
+import XKCDStore
 
 extension APIServer {
     /// `GET /images/{n}`: see ``ImageRoutes``.

@@ -7,6 +7,7 @@ import Testing
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport
+import XKCDStore
 
 /// What a page of this server sends: the live test client names the server `localhost`.
 private let sameOrigin: HTTPFields = [.origin: "http://localhost", .contentType: "application/json"]

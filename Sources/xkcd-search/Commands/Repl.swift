@@ -7,6 +7,8 @@ import XKCDREPL
 
 #if canImport(Glibc)
 import Glibc
+// Which connections the index is opened with (ComicDatabase.Connections).
+import XKCDStore
 #endif
 
 extension XKCDSearch {
