@@ -33,7 +33,7 @@ extension ComicDatabase {
 
     /// The explain xkcd revision of each stored explanation that has one: a page fetched again
     /// with the same revision has the same text.
-    public func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
+    package func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT comicID, revision FROM explanation WHERE revision IS NOT NULL")
             return Dictionary(rows.map { row -> (Int, Int) in (row["comicID"], row["revision"]) }, uniquingKeysWith: { first, _ in first })
@@ -44,7 +44,7 @@ extension ComicDatabase {
         try read { db in try Int.fetchOne(db, sql: "SELECT max(id) FROM comic") }
     }
 
-    public func statistics() throws(StoreError) -> IndexStatistics {
+    package func statistics() throws(StoreError) -> IndexStatistics {
         try read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM comic) AS comics,
@@ -87,7 +87,7 @@ extension ComicDatabase {
     /// ```sql
     /// SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
     /// ```
-    public func randomComicID(favouritesOnly: Bool = false, taggedWith tag: String? = nil) throws(StoreError)
+    package func randomComicID(favouritesOnly: Bool = false, taggedWith tag: String? = nil) throws(StoreError)
         -> Comic.ID?
     {
         try read { db in
@@ -111,7 +111,7 @@ extension ComicDatabase {
         try setting(.currentComic).flatMap { Int($0) }
     }
 
-    public func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
+    package func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
         try setSetting(.currentComic, to: String(id))
     }
 }

@@ -187,7 +187,7 @@ public struct ComicDatabase: Sendable {
     }
 
     /// An empty index in memory, for tests and benchmarks.
-    public static func inMemory() throws(StoreError) -> ComicDatabase {
+    package static func inMemory() throws(StoreError) -> ComicDatabase {
         try ComicDatabase(wrapped { try DatabaseQueue() })
     }
 

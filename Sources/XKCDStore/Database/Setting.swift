@@ -36,7 +36,7 @@ extension ComicDatabase {
     }
 
     /// Records that an index run finished at `date`, for ``statistics()``'s `lastUpdate`.
-    public func setLastUpdate(_ date: Date) throws(StoreError) {
+    package func setLastUpdate(_ date: Date) throws(StoreError) {
         try setSetting(.lastUpdate, to: ISO8601DateFormatter().string(from: date))
     }
 }
