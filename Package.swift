@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "XKCDModel", targets: ["XKCDModel"]),
         .library(name: "XKCDEmbed", targets: ["XKCDEmbed"]),
         .library(name: "XKCDImage", targets: ["XKCDImage"]),
+        .library(name: "XKCDFiles", targets: ["XKCDFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -81,7 +82,7 @@ let package = Package(
         .target(
             name: "XKCDStore",
             dependencies: [
-                "XKCDModel", "XKCDSnippets", .product(name: "GRDB", package: "GRDB.swift"),
+                "XKCDModel", "XKCDSnippets", "XKCDFiles", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -156,7 +157,7 @@ let package = Package(
         .target(
             name: "XKCDServeCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDStore", "XKCDFiles",
+                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -164,7 +165,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDStore", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
                 "XKCDServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -192,7 +193,7 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "XKCDModel", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["XKCDStore", "XKCDModel", "XKCDFiles", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [

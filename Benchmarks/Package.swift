@@ -16,7 +16,10 @@ let package = Package(
         .target(name: "BenchmarkSupport", path: "Support"),
         .executableTarget(
             name: "Relevance",
-            dependencies: ["BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search")],
+            dependencies: [
+                "BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"), .product(name: "XKCDFiles", package: "xkcd-search"),
+            ],
             path: "Relevance"
         ),
         .executableTarget(
@@ -51,6 +54,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"),
             ],
             path: "Indexing",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -76,6 +80,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"),
+                .product(name: "XKCDFiles", package: "xkcd-search"),
             ],
             path: "Search",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -3,6 +3,7 @@ import Logging
 
 #if canImport(Glibc)
 import Glibc
+import XKCDFiles
 import XKCDStore
 #endif
 

@@ -5,8 +5,6 @@ import XKCDCommandLine
 import XKCDFiles
 import XKCDKit
 import XKCDServer
-// Which connections the index is opened with (ComicDatabase.Connections).
-import XKCDStore
 
 /// `xkcd-search serve`: the server's role of the one executable (argv[0] `xkcd-search-serve`),
 /// the only one that runs Hummingbird and SwiftNIO. `xkcd-search` checks the arguments, then

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import XKCDFiles
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport

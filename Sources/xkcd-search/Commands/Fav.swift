@@ -1,9 +1,8 @@
 import ArgumentParser
 import Foundation
 import XKCDCommandLine
+import XKCDFiles
 import XKCDKit
-// Which connections the index is opened with (ComicDatabase.Connections).
-import XKCDStore
 
 extension XKCDSearch {
     struct Fav: ParsableCommand {

@@ -7,8 +7,6 @@ import XKCDREPL
 
 #if canImport(Glibc)
 import Glibc
-// Which connections the index is opened with (ComicDatabase.Connections).
-import XKCDStore
 #endif
 
 extension XKCDSearch {

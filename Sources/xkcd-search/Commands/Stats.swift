@@ -3,8 +3,6 @@ import Foundation
 import XKCDCommandLine
 import XKCDFiles
 import XKCDKit
-// Which connections the index is opened with (ComicDatabase.Connections).
-import XKCDStore
 
 extension XKCDSearch {
     struct Stats: ParsableCommand {
