@@ -60,8 +60,9 @@ let package = Package(
         // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
-        // Where the files go (XDG directories, `--db`), the environment as read, and the kept
-        // comic images: what the indexer, the image drawer and the facade share, with no database.
+        // Where the files go (XDG directories, `--db`), the environment as read, the kept comic
+        // images and how the index file is held: what the indexer, the image drawer, the facade
+        // and the commands share, with no database.
         .target(name: "XKCDFiles"),
         // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
         // the drawer's role alone, which opens libchafa.
