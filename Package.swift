@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "XKCDModel", targets: ["XKCDModel"]),
         .library(name: "XKCDEmbed", targets: ["XKCDEmbed"]),
         .library(name: "XKCDImage", targets: ["XKCDImage"]),
+        .library(name: "XKCDFiles", targets: ["XKCDFiles"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -59,6 +60,10 @@ let package = Package(
         // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
+        // Where the files go (XDG directories, `--db`), the environment as read, the kept comic
+        // images and how the index file is held: what the indexer, the image drawer, the facade
+        // and the commands share, with no database.
+        .target(name: "XKCDFiles"),
         // Image bytes in, terminal output out: knows nothing of comics or the network. Linked by
         // the drawer's role alone, which opens libchafa.
         .target(
@@ -78,7 +83,7 @@ let package = Package(
         .target(
             name: "XKCDStore",
             dependencies: [
-                "XKCDModel", "XKCDSnippets", .product(name: "GRDB", package: "GRDB.swift"),
+                "XKCDModel", "XKCDSnippets", "XKCDFiles", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
@@ -92,24 +97,26 @@ let package = Package(
         .target(
             name: "XKCDKit",
             dependencies: [
-                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", .product(name: "Logging", package: "swift-log"),
+                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", "XKCDFiles",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The fetch → parse → store pipeline, which alone links libcurl and libxml2.
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDKit",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDFiles", "XKCDKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "XKCDREPL", dependencies: ["XKCDKit", "CEditLine"]),
+        .target(name: "XKCDREPL", dependencies: ["XKCDKit", "XKCDFiles", "CEditLine"]),
         .target(name: "CPseudoTerminal"),
-        // What the roles share: global options, the index command's options, the terminal.
+        // What the roles share: global options, the index command's options, the terminal, starting a
+        // child process (ChildProcess, the one way to) and the browser.
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit", "XKCDEmbed", "CPseudoTerminal",
+                "XKCDKit", "XKCDStore", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -121,14 +128,14 @@ let package = Package(
         .target(
             name: "XKCDIndexCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed",
+                "XKCDCommandLine", "XKCDIndexer", "XKCDKit", "XKCDEmbed", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "XKCDImageCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDImage", "XKCDKit",
+                "XKCDCommandLine", "XKCDImage", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,7 +143,7 @@ let package = Package(
         .target(
             name: "XKCDServer",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDImage",
+                "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDImage", "XKCDFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -151,7 +158,7 @@ let package = Package(
         .target(
             name: "XKCDServeCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDServer", "XKCDKit",
+                "XKCDCommandLine", "XKCDServer", "XKCDKit", "XKCDFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -159,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
                 "XKCDServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -187,11 +194,11 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["XKCDStore", "XKCDModel", "XKCDFiles", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "_XKCDTestSupport",
+                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "XKCDFiles", "_XKCDTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
@@ -203,13 +210,13 @@ let package = Package(
         .testTarget(
             name: "XKCDServerTests",
             dependencies: [
-                "XKCDServer", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport",
+                "XKCDServer", "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDIndexer", "_XKCDTestSupport"]),
+            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "_XKCDTestSupport"]),
     ]
 )
 

@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"), .product(name: "XKCDFiles", package: "xkcd-search"),
             ],
             path: "Relevance"
         ),
@@ -54,6 +55,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"),
             ],
             path: "Indexing",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
@@ -79,6 +81,8 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
                 .product(name: "XKCDKit", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"),
+                .product(name: "XKCDFiles", package: "xkcd-search"),
             ],
             path: "Search",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import XKCDIndexer
 import XKCDKit
+import XKCDStore
 
 /// A full index build from the offline mirror into a fresh database file.
 ///

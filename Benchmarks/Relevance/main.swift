@@ -22,8 +22,10 @@
 // `[year:…]` in a query become the engine's own filters.
 import BenchmarkSupport
 import Foundation
+import XKCDFiles
 import XKCDIndexer
 import XKCDKit
+import XKCDStore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 nonisolated func option(_ name: String) -> String? {

@@ -2,8 +2,10 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import Logging
+import XKCDFiles
 import XKCDIndexer
 import XKCDKit
+import XKCDStore
 
 /// In-process latency of `SearchEngine.search(_:limit:)` (first page of 10, with snippets) on the
 /// full index.

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
+import XKCDFiles
 import XKCDKit
+// The wiring: the index is opened here, once per command, and its handle given to Library,
+// SearchEngine and the server. Nothing else of the store is used here.
+import XKCDStore
 
 #if canImport(Glibc)
 import Glibc

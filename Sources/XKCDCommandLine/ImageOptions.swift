@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)

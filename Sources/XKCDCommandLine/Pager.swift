@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Synchronization
+import XKCDFiles
 import XKCDKit
 // Sanitizing moved into XKCDKit, which the server shares; the command line's users still name it here.
 @_exported import func XKCDKit.sanitized

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import XKCDCommandLine
+import XKCDFiles
 import XKCDIndexer
 import XKCDKit
 
@@ -49,7 +50,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             global.log("vectors: \(vectors.embedded) embedded, \(vectors.imported) imported, \(vectors.current) current; comic texts read: \(vectors.textsRead)")
         }
         guard let outcome, !outcome.isInterrupted else {
-            let kept = try run.database.statistics().comics
+            let kept = try run.comicCount()
             Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
             throw ExitCode(130)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XKCDFetch
+import XKCDFiles
 import XKCDKit
 import XKCDModel
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XKCDEmbed
 import XKCDFetch
+import XKCDFiles
 import XKCDKit
 import XKCDParse
 import XKCDStore
@@ -114,6 +115,11 @@ public struct IndexRun: Sendable {
     }
 
     /// Fetches every image the cache in `imagesDirectory` lacks, `http`'s requests in flight at once.
+    /// How many comics the index keeps now: what an interrupted run says it leaves.
+    public func comicCount() throws -> Int {
+        try database.statistics().comics
+    }
+
     public func fetchImages(
         imagesDirectory: URL, baseURL: URL, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
     ) async throws -> ImageReport {

@@ -151,7 +151,7 @@ public struct Indexer: Sendable {
         if try !ids.isEmpty || !database.rankingIndexIsCurrent() {
             try database.rebuildRankingIndex()
         }
-        try database.setSetting("lastUpdate", to: ISO8601DateFormatter().string(from: Date()))
+        try database.setLastUpdate(Date())
         report.failures = try database.failures()
         report.newComics.sort { $0.id < $1.id }
         report.elapsed = clock.now - start

@@ -1,4 +1,5 @@
 import Foundation
+import XKCDStore
 
 /// What `GET /api/suggest` answers: completions of what is being typed.
 public struct SuggestionsDocument: Encodable, Sendable {
@@ -35,5 +36,11 @@ extension Library {
         }
         var seen = Set<String>()
         return Array(suggestions.filter { seen.insert($0.lowercased()).inserted }.prefix(limit))
+    }
+
+    /// The index's most common words that start with `prefix`, at most `limit`: for completing a
+    /// word typed at the REPL.
+    public func commonWords(startingWith prefix: String, limit: Int) throws -> [String] {
+        try database.readCommonWords(startingWith: prefix, limit: limit)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import XKCDEmbed
 import XKCDModel
+import XKCDStore
 
 /// The sentence model that finds comics by what a query means, looked for and loaded the first
 /// time a query needs it: most searches (numbers, titles, filters, short queries) never do, and

@@ -1,4 +1,6 @@
 import Foundation
+import XKCDFiles
+import XKCDStore
 
 /// What `stats --json` prints and `GET /api/stats` answers: what the index holds.
 public struct StatsDocument: Encodable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import XKCDFiles
 import XKCDKit
 
 /// Splits a typed line into arguments the way a POSIX shell does, without expansions.

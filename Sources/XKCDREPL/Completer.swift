@@ -163,7 +163,7 @@ public struct Completer: Sendable {
 
     private func vocabulary(_ prefix: String) -> [String] {
         guard let library else { return [] }
-        return (try? library.database.readCommonWords(startingWith: prefix, limit: wordLimit)) ?? []
+        return (try? library.commonWords(startingWith: prefix, limit: wordLimit)) ?? []
     }
 
     private func unique(_ words: [String]) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import XKCDFiles
 import XKCDKit
 
 /// File-name completion, as a shell does it: relative and absolute paths and `~/`, a directory

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import XKCDCommandLine
+import XKCDFiles
 import XKCDKit
 import XKCDServer
 

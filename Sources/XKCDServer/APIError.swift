@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import XKCDKit
+// StoreError.readOnly: a change refused by a read-only index is the client's 403.
+import XKCDStore
 
 /// An answer other than 200, as JSON: `{"error": {"code": "...", "message": "..."}}`.
 ///

@@ -5,6 +5,8 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import XKCDKit
+// The index handle the server is given, for Library, SearchEngine and the stats.
+import XKCDStore
 
 /// The HTTP JSON API over the index (`xkcd-search serve`): the same documents as the command
 /// line's `--json` (``JSONDocument``), with JSON errors (``APIError``).

@@ -2,9 +2,12 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import XKCDFiles
 import XKCDImage
 import XKCDIndexer
 import XKCDKit
+// The comic's image URL, read without the rest of its page.
+import XKCDStore
 
 extension APIServer {
     /// `GET /images/{n}`: see ``ImageRoutes``.

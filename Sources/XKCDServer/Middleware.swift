@@ -3,6 +3,8 @@ import Hummingbird
 import Logging
 import Synchronization
 import XKCDKit
+// Whether the index holds comics or a first run is building it (the 503 while it does).
+import XKCDStore
 
 /// Answers every error as JSON (``APIError``): the router's own 404, the library's errors as
 /// the API words them, and anything else as a 500 whose details go to the log only.

@@ -1,7 +1,10 @@
 import Foundation
 import Hummingbird
 import Mustache
+import XKCDFiles
 import XKCDKit
+// The first, previous, next and latest numbers for a comic page's links.
+import XKCDStore
 
 /// The web page (issue 26): server-rendered HTML from the templates in `Web/templates`, every
 /// value escaped by swift-mustache, that works without JavaScript; `Web/static/site.js` only

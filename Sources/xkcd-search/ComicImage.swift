@@ -1,5 +1,6 @@
 import Foundation
 import XKCDCommandLine
+import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)

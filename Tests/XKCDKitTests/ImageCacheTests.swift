@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XKCDFiles
 import XKCDKit
 import _XKCDTestSupport
 

@@ -5,6 +5,7 @@ import XKCDIndexer
 import XKCDKit
 import XKCDREPL
 import _XKCDTestSupport
+import XKCDStore
 
 /// An index of the fixture corpus, built once and copied per test.
 enum FixtureLibrary {

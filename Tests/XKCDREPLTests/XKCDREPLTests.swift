@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XKCDKit
 @testable import XKCDREPL
+import XKCDStore
 
 @Suite("argument tokenizer")
 struct ArgumentTokenizerTests {

@@ -6,6 +6,7 @@ import Testing
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport
+import XKCDStore
 
 /// The conditions the command line answers with advice for a terminal (no index, no model) as
 /// the API words them for its clients: what is wrong, never a command to run or a path.

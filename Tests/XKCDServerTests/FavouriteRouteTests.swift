@@ -4,9 +4,11 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import XKCDFiles
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport
+import XKCDStore
 
 /// What a page of this server sends: the live test client names the server `localhost`.
 private let sameOrigin: HTTPFields = [.origin: "http://localhost", .contentType: "application/json"]

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import Synchronization
 import Testing
+import XKCDFiles
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport

@@ -11,6 +11,7 @@ import XKCDIndexer
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport
+import XKCDStore
 
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
 /// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only

@@ -4,9 +4,11 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import XKCDFiles
 import XKCDKit
 import XKCDServer
 import _XKCDTestSupport
+import XKCDStore
 
 /// The web page's routes over real HTTP on loopback: what a browser is sent. The browser itself
 /// is in Tests/CLITests/BrowserTests.swift.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import Testing
+import XKCDFiles
 import XKCDModel
 @testable import XKCDSnippets
 @testable import XKCDStore

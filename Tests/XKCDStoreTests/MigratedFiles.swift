@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import XKCDStore
+import XKCDModel
 
 extension ComicDatabase {
     /// Writes `favourites` into a new file at `path` migrated only up to `migration`, with plain

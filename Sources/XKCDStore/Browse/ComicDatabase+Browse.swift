@@ -33,7 +33,7 @@ extension ComicDatabase {
 
     /// The explain xkcd revision of each stored explanation that has one: a page fetched again
     /// with the same revision has the same text.
-    public func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
+    package func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT comicID, revision FROM explanation WHERE revision IS NOT NULL")
             return Dictionary(rows.map { row -> (Int, Int) in (row["comicID"], row["revision"]) }, uniquingKeysWith: { first, _ in first })
@@ -44,7 +44,7 @@ extension ComicDatabase {
         try read { db in try Int.fetchOne(db, sql: "SELECT max(id) FROM comic") }
     }
 
-    public func statistics() throws(StoreError) -> IndexStatistics {
+    package func statistics() throws(StoreError) -> IndexStatistics {
         try read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM comic) AS comics,
@@ -53,7 +53,7 @@ extension ComicDatabase {
                        (SELECT count(*) FROM explanation WHERE isIncomplete) AS incomplete,
                        (SELECT count(*) FROM favourite) AS favourites,
                        (SELECT count(DISTINCT tag) FROM favouriteTag) AS tags,
-                       (SELECT value FROM setting WHERE key = 'lastUpdate') AS lastUpdate
+                       (SELECT value FROM setting WHERE key = '\(Setting.lastUpdate.rawValue)') AS lastUpdate
                 """)!
             return IndexStatistics(
                 comics: row["comics"], latest: row["latest"], explained: row["explained"],
@@ -64,9 +64,6 @@ extension ComicDatabase {
 }
 
 extension ComicDatabase {
-    /// The setting that remembers the comic shown last, for `next` and `prev`.
-    static let currentComicKey = "currentComic"
-
     /// The smallest indexed number above `id` (numbers have gaps: #404 never exists), or nil.
     public func comicID(after id: Comic.ID) throws(StoreError) -> Comic.ID? {
         try read { db in try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT min(id) FROM comic WHERE id > \(id)")) }
@@ -90,7 +87,7 @@ extension ComicDatabase {
     /// ```sql
     /// SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
     /// ```
-    public func randomComicID(favouritesOnly: Bool = false, taggedWith tag: String? = nil) throws(StoreError)
+    package func randomComicID(favouritesOnly: Bool = false, taggedWith tag: String? = nil) throws(StoreError)
         -> Comic.ID?
     {
         try read { db in
@@ -111,10 +108,10 @@ extension ComicDatabase {
 
     /// The comic shown last (by `show`, `next`, `prev`, `random`…), or nil before the first.
     public func currentComicID() throws(StoreError) -> Comic.ID? {
-        try setting(Self.currentComicKey).flatMap { Int($0) }
+        try setting(.currentComic).flatMap { Int($0) }
     }
 
-    public func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
-        try setSetting(Self.currentComicKey, to: String(id))
+    package func setCurrentComicID(_ id: Comic.ID) throws(StoreError) {
+        try setSetting(.currentComic, to: String(id))
     }
 }

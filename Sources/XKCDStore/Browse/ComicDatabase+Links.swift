@@ -2,10 +2,6 @@ import GRDB
 import XKCDModel
 
 extension ComicDatabase {
-    /// The `setting` key set while explanations stored by an earlier version lack what only
-    /// parsing them again gives (the links between comics); its value says what.
-    static let reparseKey = "explanationsNeedParsing"
-
     /// The indexed comics that `id`'s explanation links to or whose explanations link to `id`,
     /// by number; the comic itself is never among them.
     ///
@@ -14,7 +10,7 @@ extension ComicDatabase {
     /// FROM comic c WHERE c.id IN (SELECT linkedID FROM comicLink WHERE comicID = :id
     ///                             UNION SELECT comicID FROM comicLink WHERE linkedID = :id)
     /// ```
-    public func linkedComics(of id: Comic.ID) throws(StoreError) -> [LinkedComic] {
+    package func linkedComics(of id: Comic.ID) throws(StoreError) -> [LinkedComic] {
         try read { db in
             try Row.fetchAll(db, SQLRequest<Row>(literal: """
                 SELECT c.id, c.title, c.date,
@@ -36,17 +32,17 @@ extension ComicDatabase {
     /// Whether explanations stored by an earlier version must be parsed again (from the kept
     /// responses or a mirror) for what this version keeps of them: the index was made before
     /// the links between comics were kept. ``markExplanationsParsed()`` clears it.
-    public func explanationsNeedParsingAgain() throws(StoreError) -> Bool {
-        try setting(Self.reparseKey) != nil
+    package func explanationsNeedParsingAgain() throws(StoreError) -> Bool {
+        try setting(.explanationsNeedParsing) != nil
     }
 
     /// Records that every stored explanation was parsed by this version.
-    public func markExplanationsParsed() throws(StoreError) {
-        try write { db in try db.execute(literal: "DELETE FROM setting WHERE key = \(Self.reparseKey)") }
+    package func markExplanationsParsed() throws(StoreError) {
+        try removeSetting(.explanationsNeedParsing)
     }
 
     /// The numbers of the comics with a stored explanation, ascending.
-    public func explainedComicIDs() throws(StoreError) -> [Comic.ID] {
+    package func explainedComicIDs() throws(StoreError) -> [Comic.ID] {
         try read { db in try Int.fetchAll(db, sql: "SELECT comicID FROM explanation ORDER BY comicID") }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import XKCDFiles
 import XKCDModel
 
 /// The index: comics, explanations, their full-text tables and the favourites, in one SQLite file.
@@ -14,19 +15,9 @@ public struct ComicDatabase: Sendable {
     let writer: any DatabaseWriter
     let rankingCache = RankingCache()
 
-    /// How a process holds the index file.
-    public enum Connections: Sendable {
-        /// A WAL pool, whose readers never wait for its writer: for the indexer and the REPL.
-        case pool
-        /// One connection, which opens in a fraction of a pool's time: for a process that runs
-        /// one command and exits.
-        case single
-        /// One read-only connection, for a process that runs one command that only reads (a
-        /// search). Closing a writable connection checkpoints the WAL and deletes its files,
-        /// which the next process then creates again; closing a read-only one leaves them.
-        /// An index that needs migrating is opened writable once.
-        case readOnly
-    }
+    /// How a process holds the index file (in XKCDFiles, so that a command can choose without
+    /// importing the store).
+    public typealias Connections = IndexConnections
 
     /// Wraps a connection and brings its schema up to date.
     ///
@@ -187,7 +178,7 @@ public struct ComicDatabase: Sendable {
     }
 
     /// An empty index in memory, for tests and benchmarks.
-    public static func inMemory() throws(StoreError) -> ComicDatabase {
+    package static func inMemory() throws(StoreError) -> ComicDatabase {
         try ComicDatabase(wrapped { try DatabaseQueue() })
     }
 

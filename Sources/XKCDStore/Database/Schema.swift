@@ -182,7 +182,7 @@ enum Schema {
             }
             try db.create(index: "comicLinkByLinked", on: "comicLink", columns: ["linkedID", "comicID"])
             try db.execute(sql: """
-                INSERT INTO setting(key, value) SELECT '\(ComicDatabase.reparseKey)', 'comic links'
+                INSERT INTO setting(key, value) SELECT '\(Setting.explanationsNeedParsing.rawValue)', 'comic links'
                 WHERE EXISTS (SELECT 1 FROM explanation)
                 """)
         }

@@ -21,7 +21,7 @@ extension ComicDatabase {
 
     /// Adds every favourite and tag in one transaction; existing favourites keep their `addedAt`.
     @discardableResult
-    public func mergeFavourites(_ favourites: [Favourite]) throws(StoreError) -> FavouriteMerge {
+    package func mergeFavourites(_ favourites: [Favourite]) throws(StoreError) -> FavouriteMerge {
         try write { db in
             var merge = FavouriteMerge()
             for favourite in favourites {
@@ -53,7 +53,7 @@ extension ComicDatabase {
 
     /// Attaches normalised `tags` to a favourite.
     /// - Returns: the tags that were new, or nil when `id` is not a favourite.
-    public func addTags(_ tags: [String], to id: Comic.ID) throws(StoreError) -> [String]? {
+    package func addTags(_ tags: [String], to id: Comic.ID) throws(StoreError) -> [String]? {
         try write { db in
             guard try FavouriteRecord.exists(db, key: id) else { return nil }
             var added: [String] = []
@@ -66,7 +66,7 @@ extension ComicDatabase {
 
     /// Detaches `tags` from a favourite.
     /// - Returns: the tags that were attached and are now gone, or nil when `id` is not a favourite.
-    public func removeTags(_ tags: [String], from id: Comic.ID) throws(StoreError) -> [String]? {
+    package func removeTags(_ tags: [String], from id: Comic.ID) throws(StoreError) -> [String]? {
         try write { db in
             guard try FavouriteRecord.exists(db, key: id) else { return nil }
             var removed: [String] = []
@@ -122,7 +122,7 @@ extension ComicDatabase {
     }
 
     /// The numbers of every favourite, for the search filter `is:fav`.
-    public func favouriteIDs() throws(StoreError) -> Set<Comic.ID> {
+    package func favouriteIDs() throws(StoreError) -> Set<Comic.ID> {
         try read { db in try Set(Int.fetchAll(db, sql: "SELECT comicID FROM favourite")) }
     }
 

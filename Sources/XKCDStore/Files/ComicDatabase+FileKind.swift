@@ -40,7 +40,7 @@ extension ComicDatabase {
 
     /// `path` absolute, with its symbolic links resolved, when the file exists; else as given.
     /// One index reached by several paths (`./idx.sqlite`, `idx.sqlite`, a link) is one file.
-    public static func resolvedPath(_ path: String) -> String {
+    package static func resolvedPath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -55,7 +55,7 @@ extension ComicDatabase {
     ///
     /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when the file or its directory may not
     ///   be read.
-    public static func kindOfFile(at path: String) throws(StoreError) -> FileKind {
+    package static func kindOfFile(at path: String) throws(StoreError) -> FileKind {
         // An index this process holds open is not read again: SQLite holds POSIX locks on it,
         // and closing a descriptor of our own on the same file would drop them all (POSIX ties
         // such locks to the process and the file, not to the descriptor).

@@ -26,7 +26,7 @@ extension ComicDatabase {
     ///
     /// - Returns: nil when the file can be neither opened nor created; opening the index says why.
     /// - Throws: ``StoreError/indexRunInProgress(path:)`` when another process holds it.
-    public static func lockForIndexing(at path: String) throws(StoreError) -> IndexRunLock? {
+    package static func lockForIndexing(at path: String) throws(StoreError) -> IndexRunLock? {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         let descriptor = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)

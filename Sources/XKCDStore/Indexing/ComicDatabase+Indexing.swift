@@ -40,7 +40,7 @@ extension ComicDatabase {
 
     /// Stores a batch of updates in one transaction, so that a killed process leaves either all
     /// of the batch or none of it.
-    public func apply(_ updates: [ComicUpdate]) throws(StoreError) {
+    package func apply(_ updates: [ComicUpdate]) throws(StoreError) {
         try write { db in
             for update in updates {
                 try apply(update, in: db)
@@ -111,12 +111,12 @@ extension ComicDatabase {
         // new value each time: the ranking cache is keyed by it, and two stale spells must
         // not share cached lengths.
         try db.execute(sql: """
-            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = 'rankingGeneration'
+            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = '\(Setting.rankingGeneration.rawValue)'
             """)
     }
 
     /// Re-creates the full-text index from the stored documents.
-    public func rebuildFullTextIndex() throws(StoreError) {
+    package func rebuildFullTextIndex() throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('rebuild')")
         }
@@ -125,21 +125,21 @@ extension ComicDatabase {
     /// Merges the full-text b-trees into one segment: smaller file, faster queries.
     /// Rewrites the file without its free pages, and checkpoints the write-ahead log into it:
     /// after a rebuild, which rewrites every row, a quarter of the file was free pages.
-    public func vacuum() throws(StoreError) {
+    package func vacuum() throws(StoreError) {
         try wrapped {
             try writer.vacuum()
             try writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         }
     }
 
-    public func optimizeFullTextIndex() throws(StoreError) {
+    package func optimizeFullTextIndex() throws(StoreError) {
         try write { db in
             try db.execute(sql: "INSERT INTO comicSearch(comicSearch) VALUES('optimize')")
         }
     }
 
     /// Runs SQLite's and FTS5's integrity checks; returns the problems found (empty when sound).
-    public func integrityProblems() throws(StoreError) -> [String] {
+    package func integrityProblems() throws(StoreError) -> [String] {
         // FTS5 runs its check as an INSERT of a command row, which read-only connections refuse.
         try write { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check").filter { $0 != "ok" }
@@ -164,17 +164,5 @@ extension ComicDatabase {
     /// Ids of the comics stored, in ascending order.
     public func comicIDs() throws(StoreError) -> [Comic.ID] {
         try read { db in try Int.fetchAll(db, sql: "SELECT id FROM comic ORDER BY id") }
-    }
-
-    public func setting(_ key: String) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
-    }
-
-    public func setSetting(_ key: String, to value: String) throws(StoreError) {
-        try write { db in
-            try db.execute(
-                sql: "INSERT INTO setting(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                arguments: [key, value])
-        }
     }
 }

@@ -14,7 +14,7 @@ extension ComicDatabase {
     /// tokenizing every document. Documents stored in between
     /// (only the indexer stores them) change the generation, and the index is then made again
     /// inside the transaction.
-    public func rebuildRankingIndex() throws(StoreError) {
+    package func rebuildRankingIndex() throws(StoreError) {
         let (built, generation) = try read { db in (try RankingIndex.build(db), try DocumentLengths.generation(db)) }
         try write { db in
             if try DocumentLengths.generation(db) == generation {
@@ -28,7 +28,7 @@ extension ComicDatabase {
     /// False when documents have changed since the ranking index was last built: a run of the
     /// indexer stopped before its end. Searches then ask FTS5 what matches, and the next run of
     /// the indexer rebuilds it.
-    public func rankingIndexIsCurrent() throws(StoreError) -> Bool {
+    package func rankingIndexIsCurrent() throws(StoreError) -> Bool {
         try read { db in try !DocumentLengths.generation(db).hasPrefix(DocumentLengths.stalePrefix) }
     }
 }

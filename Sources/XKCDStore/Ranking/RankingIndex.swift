@@ -156,9 +156,7 @@ extension RankingIndex.Built {
         }
         // The migrations before v7 rebuild too, before the table exists; v7 fills it.
         if try db.tableExists("spellingBucket") { try RankingIndex.writeSpellingBuckets(db, words: spellingWords) }
-        try db.execute(
-            sql: "INSERT INTO setting(key, value) VALUES ('rankingGeneration', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            arguments: [UUID().uuidString])
+        try ComicDatabase.setSetting(.rankingGeneration, to: UUID().uuidString, db)
     }
 }
 

@@ -10,7 +10,7 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT documentCount, postings FROM rankingTerm WHERE term = ?
     /// ```
-    public func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+    package func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
         try wrapped {
             let lengths = try rankingCache.documentLengths(db)
             let tokenizers = try rankingCache.tokenizers(db)
@@ -60,7 +60,7 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT documentCount FROM rankingTerm WHERE term = ?
     /// ```
-    public func documentCounts(of words: [String]) throws(StoreError) -> (counts: [String: Int], documentCount: Int) {
+    package func documentCounts(of words: [String]) throws(StoreError) -> (counts: [String: Int], documentCount: Int) {
         try wrapped {
             let lengths = try rankingCache.documentLengths(db)
             let lookup = try db.cachedStatement(sql: "SELECT documentCount FROM rankingTerm WHERE term = ?")
@@ -78,7 +78,7 @@ extension ComicDatabase.SearchView {
 
     /// Whether `word` is a word with symbols (``SymbolWords``) that no comic holds whole: the
     /// search engine then searches it as the phrase of its parts (`i/o` as "i o").
-    public func isUnheldSymbolWord(_ word: String) throws(StoreError) -> Bool {
+    package func isUnheldSymbolWord(_ word: String) throws(StoreError) -> Bool {
         guard let symbolWord = SymbolWords.whole(word) else { return false }
         return try wrapped { try Self.postings(of: symbolWord, lookup: try postingsLookup()) == nil }
     }

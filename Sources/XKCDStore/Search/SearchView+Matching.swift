@@ -45,7 +45,7 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT rowid, -bm25(comicSearch, 6, 3, 1.5, 1) FROM comicSearch WHERE comicSearch MATCH ?
     /// ```
-    public func fullTextScores(matching text: TextQuery, fieldWeights: [Double]) throws(StoreError) -> [Comic.ID: Double] {
+    package func fullTextScores(matching text: TextQuery, fieldWeights: [Double]) throws(StoreError) -> [Comic.ID: Double] {
         guard let pattern = FTS5Expression(text).matchPattern else { return [:] }
         let weights = (0..<RankingIndex.fieldCount).map { "\($0 < fieldWeights.count ? fieldWeights[$0] : 1)" }
         let sql = "SELECT rowid, -bm25(comicSearch, \(weights.joined(separator: ", "))) FROM comicSearch WHERE comicSearch MATCH ?"

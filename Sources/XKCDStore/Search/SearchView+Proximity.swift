@@ -17,7 +17,7 @@ extension ComicDatabase.SearchView {
     /// - Parameter words: the query's words in the order typed; each is split into tokens as
     ///   the index splits text (letters and digits), so "don't" is the pair "don" "t".
     /// - Returns: the shares, from 0 to 1, in the order of `ids`.
-    public func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError) -> [Double] {
+    package func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError) -> [Double] {
         let tokens = words.flatMap { word in
             word.lowercased().utf8.split { !SnippetWindow.isWordByte($0) }.map { String(decoding: $0, as: UTF8.self) }
         }

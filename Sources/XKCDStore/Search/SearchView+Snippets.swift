@@ -18,7 +18,7 @@ extension ComicDatabase.SearchView {
     /// - Returns: in the order of `ids`, nil for a number the `comic` table does not hold; the
     ///   snippet is empty when the comic has no searchable text (no `searchDocument` row). An
     ///   array rather than a dictionary by number, for the reason given at ``summaries(of:)``.
-    public func summariesAndSnippets(
+    package func summariesAndSnippets(
         of ids: [Comic.ID], scores: TermScores?, words: [String], prefixes: [String] = [],
         marks: (open: String, close: String), length: Int = 24
     ) throws(StoreError) -> [(summary: ComicSummary, snippet: String)?] {

@@ -17,7 +17,7 @@ extension ComicDatabase.SearchView {
     ///   - minimumCount: only words held by at least this many comics.
     ///   - isNear: whether a word, as UTF-8 bytes, is near enough: a misspelling reads a thousand
     ///     words and keeps a few, and making each a String first was a tenth of its search.
-    public func spellingCandidates(
+    package func spellingCandidates(
         near word: String, slack: Int = 2, minimumCount: Int = 1,
         where isNear: (UnsafeRawBufferPointer) -> Bool = { _ in true }
     ) throws(StoreError) -> [(term: String, documentCount: Int)] {

@@ -4,7 +4,7 @@ import XKCDModel
 extension ComicDatabase.SearchView {
     /// Number, title and date of each of `ids`, in the same order; nil for a number the index
     /// does not hold.
-    public func summaries(of ids: [Comic.ID]) throws(StoreError) -> [ComicSummary?] {
+    package func summaries(of ids: [Comic.ID]) throws(StoreError) -> [ComicSummary?] {
         guard !ids.isEmpty else { return [] }
         return try wrapped {
             var result = [ComicSummary?](repeating: nil, count: ids.count)

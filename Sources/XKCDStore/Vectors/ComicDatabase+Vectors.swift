@@ -68,7 +68,7 @@ extension ComicDatabase {
     ///
     /// A vector that is not of unit length (NaN from a broken model, or taken from a file before
     /// vectors were checked) counts as one of no dimensions, so the comic is embedded again.
-    public func vectorSources() throws(StoreError) -> [Comic.ID: VectorSource] {
+    package func vectorSources() throws(StoreError) -> [Comic.ID: VectorSource] {
         try read { db in
             var sources: [Comic.ID: VectorSource] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT comicID, model, textDigest, vector FROM comicVector")
@@ -88,7 +88,7 @@ extension ComicDatabase {
     }
 
     /// Replaces the vectors of every comic in `vectors` by those given, in one transaction.
-    public func replaceVectors(_ vectors: [ComicVector]) throws(StoreError) {
+    package func replaceVectors(_ vectors: [ComicVector]) throws(StoreError) {
         guard !vectors.isEmpty else { return }
         try write { db in
             let ids = Array(Set(vectors.map(\.id)))
@@ -104,7 +104,7 @@ extension ComicDatabase {
     }
 
     /// How many comics have vectors made by `model`.
-    public func embeddedComicCount(model: String) throws(StoreError) -> Int {
+    package func embeddedComicCount(model: String) throws(StoreError) -> Int {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT count(DISTINCT comicID) FROM comicVector WHERE model = ?", arguments: [model])
                 ?? 0
@@ -123,7 +123,7 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT comicID, vector FROM comicVector WHERE model = ?
     /// ```
-    public func vectorSimilarities(to query: [Float], model: String) throws -> [Float] {
+    package func vectorSimilarities(to query: [Float], model: String) throws -> [Float] {
         var similarities: [Float] = []
         let statement = try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ?")
         try query.withUnsafeBufferPointer { query in
@@ -196,7 +196,7 @@ extension ComicDatabase {
     /// - Returns: the rows that are no vector of `model`'s though they may be meant as one: a
     ///   cell of the wrong type, a blob of the wrong length, or floats not of unit length.
     /// - Throws: ``StoreError/notAVectorFile(path:reason:)`` when the file is not such a file.
-    public static func forEachVector(
+    package static func forEachVector(
         inFile path: String, model: String, dimensions: Int, _ body: (ComicVector) -> Bool
     ) throws(StoreError) -> Int {
         var status = stat()
@@ -279,7 +279,7 @@ extension ComicVector {
     /// Whether `vector` is all finite numbers of unit length, as the model makes them: its
     /// output is normalised, so a vector far from length 1 was not made by it (and a huge one
     /// would outweigh every other in a dot product).
-    public static func isUnitLength(_ vector: [Float]) -> Bool {
+    package static func isUnitLength(_ vector: [Float]) -> Bool {
         var sum: Double = 0
         for value in vector {
             guard value.isFinite else { return false }
@@ -303,7 +303,7 @@ extension ComicDatabase {
     ///
     /// Only vectors of the model that made the comic's own are compared, so no model needs
     /// loading: the index knows which one that was.
-    public func nearestComics(to id: Comic.ID, limit: Int) throws(StoreError) -> [SimilarComic] {
+    package func nearestComics(to id: Comic.ID, limit: Int) throws(StoreError) -> [SimilarComic] {
         try searchView { view throws(StoreError) in
             try wrapped {
                 guard

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import XKCDCommandLine
+import XKCDFiles
 import XKCDKit
 
 extension XKCDSearch {

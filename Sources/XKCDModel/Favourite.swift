@@ -1,5 +1,4 @@
 import Foundation
-import XKCDModel
 
 /// A comic someone keeps, with when they added it and their tags.
 ///
@@ -22,4 +21,9 @@ public struct Favourite: Sendable, Hashable, Codable {
 public struct TagCount: Sendable, Hashable, Codable {
     public var tag: String
     public var count: Int
+
+    public init(tag: String, count: Int) {
+        self.tag = tag
+        self.count = count
+    }
 }
