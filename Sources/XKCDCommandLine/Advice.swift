@@ -1,5 +1,8 @@
 import XKCDEmbed
 import XKCDKit
+// StoreError: the index file's problems reach the terminal as the store words them, and the
+// advice for each is added here. Nothing else of the store is used.
+import XKCDStore
 
 /// What a person at a terminal can do about a library error. The library's message says what
 /// is wrong (and keeps its cause as a value); the command to run is the command line's to add,
