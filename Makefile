@@ -63,7 +63,7 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo test snapshot-dir benchmarks relevance compare \
+.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare \
         bench-http clean \
         install install-files uninstall man-tool
 
@@ -232,7 +232,17 @@ demo: build snapshot-dir
 	done
 	@echo; $(BIN) stats $(DB_FLAG)
 
-test: deps test-deps test-venv model snapshot-dir $(MAN_TOOL)
+# The layout of the Swift sources, by the toolchain's swift-format and .swift-format (four spaces,
+# lines of at most 120): `make format` rewrites them, `make lint` (part of `make test`) fails on
+# anything it would change or any rule broken.
+FORMATTED := Package.swift Sources Tests Benchmarks
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
+
+test: lint deps test-deps test-venv model snapshot-dir $(MAN_TOOL)
 	$(SWIFT) build --build-tests
 	XKCD_SEARCH_TEST_VENV="$(TEST_VENV)" $(SWIFT) test --skip-build
 

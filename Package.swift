@@ -166,14 +166,17 @@ let package = Package(
         .executableTarget(
             name: "xkcd-search",
             dependencies: [
-                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand", "XKCDImageCommand",
+                "XKCDCommandLine", "XKCDKit", "XKCDModel", "XKCDFiles", "XKCDREPL", "XKCDIndexCommand",
+                "XKCDImageCommand",
                 "XKCDServeCommand",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // `make build` links here to the static archives of SQLite, libedit (with what it
             // needs) and libstdc++, found before the shared libraries: loading and binding those
             // was a sixth of a search process. Without the directory, they link shared.
-            linkerSettings: [.unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(["-L\(Context.packageDirectory)/.build/static-libs"], .when(configuration: .release))
+            ]
         ),
         // What the test targets share (fixtures, the fixture HTTP server, waiting for events): a
         // target, not a product, as swift-format's _SwiftFormatTestSupport.
@@ -194,7 +197,10 @@ let package = Package(
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(
             name: "XKCDStoreTests",
-            dependencies: ["XKCDStore", "XKCDModel", "XKCDFiles", "XKCDSnippets", "CWordScan", "_XKCDTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "XKCDStore", "XKCDModel", "XKCDFiles", "XKCDSnippets", "CWordScan", "_XKCDTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [
@@ -216,16 +222,17 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "XKCDREPLTests", dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "_XKCDTestSupport"]),
+            name: "XKCDREPLTests",
+            dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "_XKCDTestSupport"]),
     ]
 )
 
 // libchafa's headers and GLib's, as `pkg-config --cflags chafa` names them on Debian.
 var chafaIncludes: [String] {
     #if arch(arm64)
-    let multiarch = "aarch64-linux-gnu"
+        let multiarch = "aarch64-linux-gnu"
     #else
-    let multiarch = "x86_64-linux-gnu"
+        let multiarch = "x86_64-linux-gnu"
     #endif
     return [
         "-I/usr/include/chafa", "-I/usr/lib/\(multiarch)/chafa/include", "-I/usr/include/glib-2.0",

@@ -19,7 +19,8 @@ let package = Package(
             dependencies: [
                 "BenchmarkSupport", .product(name: "XKCDKit", package: "xkcd-search"),
                 .product(name: "XKCDIndexer", package: "xkcd-search"),
-                .product(name: "XKCDStore", package: "xkcd-search"), .product(name: "XKCDFiles", package: "xkcd-search"),
+                .product(name: "XKCDStore", package: "xkcd-search"),
+                .product(name: "XKCDFiles", package: "xkcd-search"),
             ],
             path: "Relevance"
         ),

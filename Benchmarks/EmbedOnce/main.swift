@@ -30,7 +30,8 @@ do {
         func cpuSeconds() -> Double {
             var usage = rusage()
             getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+                usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         }
         let (startCPU, start) = (cpuSeconds(), Date())
         DispatchQueue.concurrentPerform(iterations: threads) { _ in
@@ -38,11 +39,16 @@ do {
         }
         let (cpu, wall) = (cpuSeconds() - startCPU, Date().timeIntervalSince(start))
         let count = Double(threads * repeats)
-        print(String(format: "threads %d queries %d: %.0f per second of wall time, %.0f per CPU-second", threads, threads * repeats, count / wall, count / cpu))
+        print(
+            String(
+                format: "threads %d queries %d: %.0f per second of wall time, %.0f per CPU-second", threads,
+                threads * repeats, count / wall, count / cpu))
     } else if repeats > 0 {
         let clock = ContinuousClock()
         let times = (0..<repeats).map { _ in clock.measure { _ = encoder.embedding(for: arguments[1]) } }.sorted()
-        print("tokens \(encoder.tokenIDs(for: arguments[1]).count) p50 \(times[repeats / 2]) p99 \(times[repeats * 99 / 100])")
+        print(
+            "tokens \(encoder.tokenIDs(for: arguments[1]).count) p50 \(times[repeats / 2]) p99 \(times[repeats * 99 / 100])"
+        )
     }
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))

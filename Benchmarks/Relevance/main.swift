@@ -34,7 +34,8 @@ nonisolated func option(_ name: String) -> String? {
 }
 func numbers(_ text: String?) -> [Double]? { text?.split(separator: ",").compactMap { Double($0) } }
 
-let setPath = option("--set") ?? benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardized.path
+let setPath =
+    option("--set") ?? benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardized.path
 let databasePath = option("--db") ?? Paths().databasePath
 let verbose = arguments.contains("--verbose")
 
@@ -56,7 +57,8 @@ var engine = SearchEngine(
 if let count = option("--embed-passages").flatMap(Int.init) {
     let encoder = try SentenceModel.located().encoder().get()
     let started = ContinuousClock.now
-    let report = try await VectorIndexer(database: database, encoder: encoder, explanationPassages: count).run { progress in
+    let report = try await VectorIndexer(database: database, encoder: encoder, explanationPassages: count).run {
+        progress in
         if progress.completed % 100 == 0 {
             print("embedded \(progress.completed) of \(progress.total) comics in \(ContinuousClock.now - started)")
         }
@@ -101,13 +103,16 @@ func sampledQuotes(_ count: Int) throws -> String {
         let length = Int.random(in: 4...7, using: &random)
         let start = Int.random(in: 0...(words.count - length), using: &random)
         var line = Array(words[start..<start + length])
-        if Int.random(in: 0..<10, using: &random) < 3 { line.remove(at: Int.random(in: 0..<line.count, using: &random)) }
+        if Int.random(in: 0..<10, using: &random) < 3 {
+            line.remove(at: Int.random(in: 0..<line.count, using: &random))
+        }
         return "\(line.joined(separator: " "))\t\(page.comic.id)\tquote-sample\t#\(page.comic.id)"
     }
 }
 
 func sampledTypos(_ count: Int) throws -> String {
-    let vowels = Array("aeiou"), consonants = Array("bcdfghklmnprstvw")
+    let vowels = Array("aeiou")
+    let consonants = Array("bcdfghklmnprstvw")
     return try sampledSet(count, seed: 7) { page, random in
         let words = page.comic.title.lowercased().split(separator: " ").map(Array.init).filter {
             $0.count >= 5 && $0.allSatisfy { $0.isASCII && $0.isLetter }
@@ -131,7 +136,8 @@ func sampledTypos(_ count: Int) throws -> String {
     }
 }
 
-let sampled = try option("--sample-quotes").flatMap(Int.init).map(sampledQuotes)
+let sampled =
+    try option("--sample-quotes").flatMap(Int.init).map(sampledQuotes)
     ?? option("--sample-typos").flatMap(Int.init).map(sampledTypos)
 guard let set = sampled ?? (try? String(contentsOfFile: setPath, encoding: .utf8)) else {
     FileHandle.standardError.write(Data("relevance: cannot read \(setPath)\n".utf8))
@@ -200,7 +206,9 @@ for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
     }
     if verbose, rank != 1 {
         let top = found.prefix(3).map { "#\($0.id) \($0.title)" }.joined(separator: ", ")
-        print("rank \(rank.map(String.init) ?? "-")\t\(query.prefix(80))\t(\(columns.count > 3 ? columns[3] : ""))\tgot \(top)\(correction)")
+        print(
+            "rank \(rank.map(String.init) ?? "-")\t\(query.prefix(80))\t(\(columns.count > 3 ? columns[3] : ""))\tgot \(top)\(correction)"
+        )
     }
 }
 let elapsed = clock.now - start
@@ -210,7 +218,9 @@ for kind in kinds + ["all"] {
     let n = Double(t.count)
     print(
         kind.padding(toLength: 10, withPad: " ", startingAt: 0)
-            + String(format: " %7d  %6.3f  %5.2f  %6.2f", t.count, t.reciprocalRanks / n, Double(t.hitsAt1) / n, Double(t.hitsAt10) / n))
+            + String(
+                format: " %7d  %6.3f  %5.2f  %6.2f", t.count, t.reciprocalRanks / n, Double(t.hitsAt1) / n,
+                Double(t.hitsAt10) / n))
 }
 if refused > 0 { print("refused by the query parser: \(refused)") }
 print("elapsed: \(elapsed)")

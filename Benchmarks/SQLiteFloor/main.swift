@@ -7,7 +7,7 @@
 import GRDBSQLite
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes `message` to standard error and exits with `status`.

@@ -96,7 +96,9 @@ private struct Fixture: Sendable {
         // lock: 10-15 µs more at the median.
         let database: ComicDatabase
         if let path = ProcessInfo.processInfo.environment["XKCD_BENCH_DB"], !path.isEmpty {
-            guard FileManager.default.fileExists(atPath: path) else { throw SetupFailed("XKCD_BENCH_DB: no file at \(path)") }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw SetupFailed("XKCD_BENCH_DB: no file at \(path)")
+            }
             database = try ComicDatabase.open(at: path, connections: .readOnly)
             print("Search: index \(path)")
         } else {
@@ -107,7 +109,8 @@ private struct Fixture: Sendable {
             _ = try await indexer.run()
             // The snapshot's precomputed vectors, as `make demo` takes them: embedding every comic
             // would take minutes.
-            let vectors = benchmarksDirectory.appendingPathComponent("../.build/snapshot/vectors.sqlite").standardizedFileURL.path
+            let vectors = benchmarksDirectory.appendingPathComponent("../.build/snapshot/vectors.sqlite")
+                .standardizedFileURL.path
             let writable = try ComicDatabase.open(at: temporaryIndexPath)
             _ = try await VectorIndexer(database: writable, encoder: try SentenceModel.located().encoder().get())
                 .run(importingFrom: FileManager.default.fileExists(atPath: vectors) ? vectors : nil)
@@ -116,7 +119,8 @@ private struct Fixture: Sendable {
         }
         engine = SearchEngine(database: database, sentenceModel: .located())
         var generator = QueryGenerator(database: database)
-        let mix = try devQueries().map { (kind: QueryKind.dev, text: $0) } + (try generator.queries())
+        let mix =
+            try devQueries().map { (kind: QueryKind.dev, text: $0) } + (try generator.queries())
             + (try setQueries("Relevance/descriptions.tsv").map { (kind: QueryKind.descriptions, text: $0) })
         queries = mix.filter { kind == nil || $0.kind == kind }.map(\.text)
         // Every query must be valid, or the benchmark would time error paths.

@@ -18,10 +18,12 @@ struct StartupFloor: ParsableCommand {
         configuration.readonly = true
         let queue = try DatabaseQueue(path: index, configuration: configuration)
         let rows = try queue.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT c.id, c.title, c.date FROM comicSearch s JOIN comic c ON c.id = s.rowid
-                WHERE comicSearch MATCH ? ORDER BY bm25(comicSearch, 10, 5, 2, 1) LIMIT 10
-                """, arguments: [match])
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.id, c.title, c.date FROM comicSearch s JOIN comic c ON c.id = s.rowid
+                    WHERE comicSearch MATCH ? ORDER BY bm25(comicSearch, 10, 5, 2, 1) LIMIT 10
+                    """, arguments: [match])
         }
         for row in rows {
             print(row["id"] as Int, row["title"] as String, row["date"] as String, separator: "|")

@@ -47,7 +47,8 @@ public enum Advice {
     /// Said after "searching by words only"; not on `stats`'s status line, which reports.
     private static func suffix(for problem: SemanticSearchError) -> String? {
         switch problem {
-        case .noModel, .model(.modelMissing): "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model' in a source tree"
+        case .noModel, .model(.modelMissing):
+            "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model' in a source tree"
         case .model(.modelDamaged): "; run 'make model' again in a source tree to replace it"
         case .noVectors: "; run 'xkcd-search index' to add them"
         case .model, .unusableEmbedding: nil

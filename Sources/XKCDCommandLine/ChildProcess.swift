@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs a program in this process's group, with its terminal and standard streams, and waits:
@@ -52,9 +52,9 @@ public enum ChildProcess: Sendable {
         standardInput: Int32? = nil, standardOutput: Int32? = nil, inGroupOfItsOwn: Bool = false
     ) throws(POSIXError) -> pid_t {
         let argv = ([argument0 ?? path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         let environmentList = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { environmentList?.forEach { free($0) } }
+        defer { for pointer in environmentList ?? [] { free(pointer) } }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -63,7 +63,8 @@ public enum ChildProcess: Sendable {
         sigaddset(&defaults, SIGINT)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         if inGroupOfItsOwn { posix_spawnattr_setpgroup(&attributes, 0) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | (inGroupOfItsOwn ? POSIX_SPAWN_SETPGROUP : 0)))
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | (inGroupOfItsOwn ? POSIX_SPAWN_SETPGROUP : 0)))
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -8,15 +8,18 @@ import XKCDKit
 import XKCDStore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Options every command takes.
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(name: .long, help: ArgumentHelp(
-        "The index file, or a directory to hold index.sqlite.",
-        discussion: "Default: $XKCD_SEARCH_DB, else $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
-        valueName: "path"), completion: .file())
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The index file, or a directory to hold index.sqlite.",
+            discussion:
+                "Default: $XKCD_SEARCH_DB, else $XDG_DATA_HOME/xkcd-search/index.sqlite (~/.local/share/xkcd-search/).",
+            valueName: "path"), completion: .file())
     public var db: String?
 
     @Flag(name: .shortAndLong, help: "Log what is opened and read, and how long each step takes, to standard error.")
@@ -42,7 +45,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         guard stat(path, &status) == 0 else { return nil }
         let kind = status.st_mode & S_IFMT
         guard kind != S_IFREG, kind != S_IFDIR else { return nil }
-        return "--db \(escaped(path)) is not a file or a directory: give an index file, or a directory to hold index.sqlite"
+        return
+            "--db \(escaped(path)) is not a file or a directory: give an index file, or a directory to hold index.sqlite"
     }
 
     /// `arguments` with the global options typed before the command (`xkcd-search --db X show
@@ -54,7 +58,9 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
-            if ["-v", "--verbose", "--no-pager", "--json"].contains(argument) || argument.hasPrefix("--db=") || argument.hasPrefix("--color=") {
+            if ["-v", "--verbose", "--no-pager", "--json"].contains(argument) || argument.hasPrefix("--db=")
+                || argument.hasPrefix("--color=")
+            {
                 leading.append(argument)
                 index += 1
             } else if ["--db", "--color"].contains(argument), index + 1 < arguments.endIndex {
@@ -109,7 +115,8 @@ public struct GlobalOptions: ParsableArguments, Sendable {
         let (paths, logger) = (paths, makeLogger())
         let database = try Self.openDatabase(at: paths, connections: writing ? .single : .readOnly, logger: logger)
         return Library(
-            database: database, shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath),
+            database: database,
+            shown: ShownComic(stateDirectory: paths.stateDirectory, databasePath: paths.databasePath),
             logger: logger)
     }
 

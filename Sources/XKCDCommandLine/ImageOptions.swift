@@ -4,7 +4,7 @@ import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How `show`, `latest`, `random`, `next` and `prev` draw the comic above its text.
@@ -19,17 +19,22 @@ public struct ImageOptions: ParsableArguments, Sendable {
         case auto, kitty, iterm, sixel, symbols
     }
 
-    @Option(help: ArgumentHelp(
-        "Draw the comic above the text: auto (when standard output is a terminal), always, never.", valueName: "when"))
+    @Option(
+        help: ArgumentHelp(
+            "Draw the comic above the text: auto (when standard output is a terminal), always, never.",
+            valueName: "when"))
     public var image: Mode = .auto
 
-    @Option(help: ArgumentHelp(
-        "kitty, iterm, sixel or symbols (Unicode blocks); auto asks the terminal's environment.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "kitty, iterm, sixel or symbols (Unicode blocks); auto asks the terminal's environment.",
+            valueName: "format"))
     public var imageFormat: Format = .auto
 
-    @Option(help: ArgumentHelp(
-        "The most room the image may take, COLUMNSxROWS (default: the terminal's width, one screen high with the title).",
-        valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "The most room the image may take, COLUMNSxROWS (default: the terminal's width, one screen high with the title).",
+            valueName: "size"))
     public var imageSize: String?
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))
@@ -38,7 +43,9 @@ public struct ImageOptions: ParsableArguments, Sendable {
     /// for a slow link or a test's image server on a loaded machine; nil when not set.
     /// `show`'s fetch and `serve`'s `/images/N` both read it.
     public static var timeoutFromEnvironment: Double? {
-        ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init).map { min(600, max(1, $0)) }
+        ProcessInfo.processInfo.environment["XKCD_SEARCH_IMAGE_TIMEOUT"].flatMap(Double.init).map {
+            min(600, max(1, $0))
+        }
     }
 
     public static let defaultImageURL = "https://imgs.xkcd.com"
@@ -75,7 +82,8 @@ public struct ImageOptions: ParsableArguments, Sendable {
 
     /// The options again, for `xkcd-search-image`.
     public var arguments: [String] {
-        ["--image-format", imageFormat.rawValue, "--image-url", imageURL] + (imageSize.map { ["--image-size", $0] } ?? [])
+        ["--image-format", imageFormat.rawValue, "--image-url", imageURL]
+            + (imageSize.map { ["--image-size", $0] } ?? [])
     }
 
     /// The room for the image: `--image-size`, or the terminal's width and its height less two

@@ -22,7 +22,9 @@ public struct IndexOptions: ParsableArguments, Sendable {
           xkcd-search index --images
         """
 
-    @Option(help: ArgumentHelp("Read a local mirror laid out as xkcd/N/info.0.json and explainxkcd/api/N.json.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Read a local mirror laid out as xkcd/N/info.0.json and explainxkcd/api/N.json.", valueName: "dir"))
     public var mirror: String?
 
     @Flag(help: "Parse and index again every comic from the kept responses (or the mirror), without requests.")
@@ -34,9 +36,10 @@ public struct IndexOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Base URL of the explain xkcd wiki.", valueName: "url"))
     public var explainURL = "https://www.explainxkcd.com"
 
-    @Option(help: ArgumentHelp(
-        "Take comic vectors from this file (scripts/export-vectors.sh writes one) where they match the model and the text, instead of embedding those comics.",
-        valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Take comic vectors from this file (scripts/export-vectors.sh writes one) where they match the model and the text, instead of embedding those comics.",
+            valueName: "file"))
     public var vectors: String?
 
     @Flag(help: "Do not embed comics for search by meaning (it then leaves out the comics not embedded yet).")
@@ -48,7 +51,10 @@ public struct IndexOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Seconds before a request is given up and retried.", valueName: "seconds"))
     public var timeout: Double = 30
 
-    @Flag(help: "Then fetch every comic image not yet kept in $XDG_CACHE_HOME/xkcd-search/images (0.15 to 0.36 GB for every comic).")
+    @Flag(
+        help:
+            "Then fetch every comic image not yet kept in $XDG_CACHE_HOME/xkcd-search/images (0.15 to 0.36 GB for every comic)."
+    )
     public var images = false
 
     @Option(help: ArgumentHelp("Base URL of the comic images.", valueName: "url"))

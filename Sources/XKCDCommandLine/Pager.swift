@@ -4,7 +4,7 @@ import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Sends the rest of a command's standard output through a pager, as git and psql do: on a
@@ -134,7 +134,8 @@ extension Pager {
         unlink(template)
         guard writeAll(text, to: file), lseek(file, 0, SEEK_SET) == 0 else { return false }
         // Through the shell, as git runs it: `$PAGER` may hold options and quotes.
-        let status = try? ChildProcess.run("/bin/sh", arguments: ["-c", command], handsInterruptsToChild: true, standardInput: file)
+        let status = try? ChildProcess.run(
+            "/bin/sh", arguments: ["-c", command], handsInterruptsToChild: true, standardInput: file)
         // 127: the shell found no such command; its message is on standard error.
         return status.map { $0 != 127 } ?? false
     }

@@ -19,7 +19,9 @@ public enum RelevantOutput: Sendable {
             }
             if let sentence = result.sentence, let similarity = result.similarity {
                 let shown = SearchOutput.wrap(sanitized(sentence), width: max(width - 26, 30), maxLines: 1).first ?? ""
-                out += "    " + style.dim(String(format: "nearest in meaning (%.2f): ", similarity)) + "\u{201C}\(shown)\u{201D}\n"
+                out +=
+                    "    " + style.dim(String(format: "nearest in meaning (%.2f): ", similarity))
+                    + "\u{201C}\(shown)\u{201D}\n"
             } else if let similarity = result.similarity {
                 out += "    " + style.dim(String(format: "similarity in meaning: %.2f", similarity)) + "\n"
             }

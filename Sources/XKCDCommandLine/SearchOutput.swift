@@ -17,13 +17,18 @@ public enum SearchOutput: Sendable {
     }
 
     /// - Parameter command: the command for the next page, asked for only when there is one.
-    public static func text(_ results: SearchResults, color: Bool, width: Int, command: @autoclosure () -> String) -> String {
+    public static func text(_ results: SearchResults, color: Bool, width: Int, command: @autoclosure () -> String)
+        -> String
+    {
         let style = Style(enabled: color)
         var out = results.note.map { style.dim($0) + "\n\n" } ?? ""
         if let corrected = results.corrected {
-            let (typed, shown) = ("\u{201C}\(sanitized(results.query))\u{201D}", "\u{201C}\(sanitized(corrected))\u{201D}")
+            let (typed, shown) = (
+                "\u{201C}\(sanitized(results.query))\u{201D}", "\u{201C}\(sanitized(corrected))\u{201D}"
+            )
             // "No results" only when it is true: a misspelling may still find comics by its stem.
-            let notice = results.typedQueryFound
+            let notice =
+                results.typedQueryFound
                 ? "showing results for \(shown) (--exact searches \(typed) as typed)"
                 : "no results for \(typed); showing results for \(shown)"
             out += style.dim(notice) + "\n\n"
@@ -31,7 +36,10 @@ public enum SearchOutput: Sendable {
             out += style.dim("did you mean: \(sanitized(suggestion))") + "\n\n"
         }
         guard !results.results.isEmpty else {
-            out += results.total == 0 ? "no comics found\n" : "no results on page \(results.page): there \(results.pageCount == 1 ? "is 1 page" : "are \(results.pageCount) pages")\n"
+            out +=
+                results.total == 0
+                ? "no comics found\n"
+                : "no results on page \(results.page): there \(results.pageCount == 1 ? "is 1 page" : "are \(results.pageCount) pages")\n"
             return out
         }
         for result in results.results {
@@ -42,7 +50,9 @@ public enum SearchOutput: Sendable {
                 case .someWords: "  " + style.dim("[some of the words]")
                 case .similar: "  " + style.dim("[similar in meaning]")
                 }
-            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))" + partial + "\n"
+            out +=
+                style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))"
+                + partial + "\n"
             for line in wrap(sanitized(result.snippet), width: max(width - 4, 30), maxLines: 2) {
                 out += "    " + styled(line, style: style) + "\n"
             }
@@ -94,7 +104,8 @@ public enum SearchOutput: Sendable {
                 guard wordEnd > wordStart else { continue }
                 let word = UnsafeBufferPointer(rebasing: bytes[wordStart..<wordEnd])
                 // Characters, as a terminal shows them; ASCII needs no grapheme breaking.
-                let length = isASCII
+                let length =
+                    isASCII
                     ? word.count - markBytes
                     : String(decoding: word, as: UTF8.self).count - marks
                 if visible > 0, visible + 1 + length > width {

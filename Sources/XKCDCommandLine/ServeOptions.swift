@@ -30,11 +30,14 @@ public struct ServeOptions: ParsableArguments, Sendable {
     @Flag(help: "Refuse every change (favourites).")
     public var readOnly = false
 
-    @Option(help: ArgumentHelp(
-        "A further name the Host header may give, such as a public name behind a proxy (repeatable).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "A further name the Host header may give, such as a public name behind a proxy (repeatable).",
+            valueName: "name"))
     public var allowedHost: [String] = []
 
-    @Option(help: ArgumentHelp("Base URL of the comic images, fetched for /images/N when not kept yet.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp("Base URL of the comic images, fetched for /images/N when not kept yet.", valueName: "url"))
     public var imageURL = ImageOptions.defaultImageURL
 
     @Option(help: ArgumentHelp("Answer 503 to a request not answered within this many seconds.", valueName: "seconds"))
@@ -43,9 +46,13 @@ public struct ServeOptions: ParsableArguments, Sendable {
     public init() {}
 
     public func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port)") }
+        guard (0...65535).contains(port) else {
+            throw ValidationError("--port must be between 0 and 65535, not \(port)")
+        }
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1") }
-        guard (1...3600).contains(deadline) else { throw ValidationError("--deadline must be between 1 and 3600 seconds, not \(deadline)") }
+        guard (1...3600).contains(deadline) else {
+            throw ValidationError("--deadline must be between 1 and 3600 seconds, not \(deadline)")
+        }
         try ImageOptions.validateBaseURL(imageURL, option: "--image-url")
     }
 }

@@ -3,11 +3,12 @@ import Foundation
 import Synchronization
 import XKCDFiles
 import XKCDKit
+
 // Sanitizing moved into XKCDKit, which the server shares; the command line's users still name it here.
 @_exported import func XKCDKit.sanitized
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What the output streams are connected to, decided once per process.
@@ -37,7 +38,8 @@ public enum Terminal: Sendable {
     public static var isStandardErrorATerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Colour follows the choice, then NO_COLOR (https://no-color.org), then whether stdout is a terminal.
-    public static func usesColor(_ choice: ColorChoice, environment: (String) -> String? = environmentVariable) -> Bool {
+    public static func usesColor(_ choice: ColorChoice, environment: (String) -> String? = environmentVariable) -> Bool
+    {
         switch choice {
         case .always: return true
         case .never: return false
@@ -83,7 +85,9 @@ public enum Terminal: Sendable {
     /// combining mark, one for the rest.
     public static func columns(of text: String) -> Int {
         text.unicodeScalars.reduce(0) { total, scalar in
-            if scalar.properties.generalCategory == .nonspacingMark || scalar.properties.generalCategory == .enclosingMark {
+            if scalar.properties.generalCategory == .nonspacingMark
+                || scalar.properties.generalCategory == .enclosingMark
+            {
                 return total
             }
             return total + (isWide(scalar) ? 2 : 1)

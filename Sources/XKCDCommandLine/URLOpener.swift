@@ -60,7 +60,9 @@ public struct URLOpener: Sendable {
             }
         }
         if !failures.isEmpty { return .failed(reason: failures.joined(separator: "; ")) }
-        let browser = browsers.isEmpty ? "$BROWSER is not set" : "$BROWSER (\(missing.dropLast().joined(separator: ", "))) was not found"
+        let browser =
+            browsers.isEmpty
+            ? "$BROWSER is not set" : "$BROWSER (\(missing.dropLast().joined(separator: ", "))) was not found"
         return .unavailable(reason: "\(browser) and xdg-open is not on PATH")
     }
 

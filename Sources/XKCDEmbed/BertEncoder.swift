@@ -81,7 +81,9 @@ struct BertEncoder: Sendable {
                 bias: converted.floats(try file.tensor("\(name).bias", shape: [outputs])))
         }
         func norm(_ name: String) throws(EmbedError) -> LayerNorm {
-            LayerNorm(weight: try file.tensor("\(name).weight", shape: [hidden]), bias: try file.tensor("\(name).bias", shape: [hidden]))
+            LayerNorm(
+                weight: try file.tensor("\(name).weight", shape: [hidden]),
+                bias: try file.tensor("\(name).bias", shape: [hidden]))
         }
         self.configuration = configuration
         self.file = file
@@ -135,10 +137,15 @@ struct BertEncoder: Sendable {
         let wide = UnsafeMutablePointer<Float>.allocate(capacity: rows * inner)
         // The heads' blocks, dense: queries, keys transposed, values, context.
         let (headQuery, headKey, headValue, headContext) = (
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden), UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden))
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+        )
         defer {
-            for buffer in [states, query, key, value, context, scores, wide, headQuery, headKey, headValue, headContext] {
+            for buffer in [
+                states, query, key, value, context, scores, wide, headQuery, headKey, headValue, headContext,
+            ] {
                 buffer.deallocate()
             }
         }
@@ -154,11 +161,16 @@ struct BertEncoder: Sendable {
         }
         normalize(states, rows: rows, with: embeddingNorm)
 
-        func linear(_ primitive: MatrixProducts.Primitive, _ linear: Linear, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>) {
-            run(primitive, [
-                DNNL_ARG_SRC: UnsafeRawPointer(input), DNNL_ARG_WEIGHTS: UnsafeRawPointer(linear.weight),
-                DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
-            ])
+        func linear(
+            _ primitive: MatrixProducts.Primitive, _ linear: Linear, _ input: UnsafePointer<Float>,
+            _ output: UnsafeMutablePointer<Float>
+        ) {
+            run(
+                primitive,
+                [
+                    DNNL_ARG_SRC: UnsafeRawPointer(input), DNNL_ARG_WEIGHTS: UnsafeRawPointer(linear.weight),
+                    DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
+                ])
         }
         for layer in layers {
             linear(plan.projection, layer.query, states, query)
@@ -173,12 +185,23 @@ struct BertEncoder: Sendable {
                     for column in 0..<headSize { headKey[(head * headSize + column) * rows + row] = key[from + column] }
                 }
             }
-            run(plan.scores, [DNNL_ARG_SRC: UnsafeRawPointer(headQuery), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headKey), DNNL_ARG_DST: UnsafeRawPointer(scores)])
+            run(
+                plan.scores,
+                [
+                    DNNL_ARG_SRC: UnsafeRawPointer(headQuery), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headKey),
+                    DNNL_ARG_DST: UnsafeRawPointer(scores),
+                ])
             run(plan.softmax, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_DST: UnsafeRawPointer(scores)])
-            run(plan.context, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headValue), DNNL_ARG_DST: UnsafeRawPointer(headContext)])
+            run(
+                plan.context,
+                [
+                    DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headValue),
+                    DNNL_ARG_DST: UnsafeRawPointer(headContext),
+                ])
             for row in 0..<rows {
                 for head in 0..<heads {
-                    (context + row * hidden + head * headSize).update(from: headContext + (head * rows + row) * headSize, count: headSize)
+                    (context + row * hidden + head * headSize).update(
+                        from: headContext + (head * rows + row) * headSize, count: headSize)
                 }
             }
             // states = LayerNorm(context·Wᵀ + b + states)

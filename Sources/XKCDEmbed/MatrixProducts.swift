@@ -36,7 +36,10 @@ final class MatrixProducts: @unchecked Sendable {
 
         init(_ primitives: [Primitive]) {
             (projection, projectionAdded, expansion, contractionAdded, scores, softmax, context) =
-                (primitives[0], primitives[1], primitives[2], primitives[3], primitives[4], primitives[5], primitives[6])
+                (
+                    primitives[0], primitives[1], primitives[2], primitives[3], primitives[4], primitives[5],
+                    primitives[6]
+                )
             scratchBytes = primitives.map(\.scratchBytes).max() ?? 0
         }
     }
@@ -143,7 +146,8 @@ final class MatrixProducts: @unchecked Sendable {
             for operation in postOps {
                 switch operation {
                 case .sum: check(dnnl.post_ops_append_sum(operations, 1), "sum post-op")
-                case .gelu: check(dnnl.post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
+                case .gelu:
+                    check(dnnl.post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
                 }
             }
             check(dnnl.primitive_attr_set_post_ops(attributes, operations), "post-ops")
@@ -189,9 +193,13 @@ final class MatrixProducts: @unchecked Sendable {
     private func strided(_ dimensions: [Int], _ strides: [Int]) -> dnnl_memory_desc_t {
         var descriptor = dnnl_memory_desc_t()
         // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
-        let (dims, steps) = (dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count),
-                             strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count))
-        check(dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps), "memory layout")
+        let (dims, steps) = (
+            dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count),
+            strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count)
+        )
+        check(
+            dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps),
+            "memory layout")
         return descriptor
     }
 
@@ -225,7 +233,9 @@ final class MatrixProducts: @unchecked Sendable {
             func add(_ argument: Int32, _ descriptor: dnnl_memory_desc_t, _ handle: UnsafeRawPointer) {
                 var descriptor = descriptor
                 var memory: dnnl_memory_t?
-                check(dnnl.memory_create(&memory, &descriptor, engine, UnsafeMutableRawPointer(mutating: handle)), "memory")
+                check(
+                    dnnl.memory_create(&memory, &descriptor, engine, UnsafeMutableRawPointer(mutating: handle)),
+                    "memory")
                 memories.append(dnnl_exec_arg_t(arg: argument, memory: memory!))
             }
             for (argument, buffer) in buffers {

@@ -29,7 +29,8 @@ func openRegularFile(_ path: String, limit: Int) throws(EmbedError) -> (descript
 /// The bytes of the regular file at `url`, at most `limit` of them (``openRegularFile(_:limit:)``):
 /// a file of the model beside its weights, so one missing makes the model damaged.
 func readRegularFile(_ url: URL, limit: Int) throws(EmbedError) -> Data {
-    let descriptor: Int32, size: Int
+    let descriptor: Int32
+    let size: Int
     do {
         (descriptor, size) = try openRegularFile(url.path, limit: limit)
     } catch .modelMissing(_) {

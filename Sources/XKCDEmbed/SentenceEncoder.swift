@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Turns text into a sentence embedding with all-MiniLM-L6-v2, as sentence-transformers does:
@@ -45,16 +45,19 @@ public final class SentenceEncoder: Sendable {
             throw .modelUnreadable(path: modelDirectory.path)
         }
         let configuration = try Self.read(BertConfiguration.self, "config.json", in: modelDirectory)
-        let sentenceConfiguration = try Self.read(SentenceConfiguration.self, "sentence_bert_config.json", in: modelDirectory)
+        let sentenceConfiguration = try Self.read(
+            SentenceConfiguration.self, "sentence_bert_config.json", in: modelDirectory)
         let pooling = try Self.read(PoolingConfiguration.self, "1_Pooling/config.json", in: modelDirectory)
         let modules = try Self.read([Module].self, "modules.json", in: modelDirectory)
 
         let configurationPath = modelDirectory.appending(path: "config.json").path
         guard configuration.hasPositiveSizes, configuration.maximumPositions >= 2 else {
-            throw .modelDamaged(path: configurationPath, reason: "a size is too small (zero or negative, or fewer than 2 positions)")
+            throw .modelDamaged(
+                path: configurationPath, reason: "a size is too small (zero or negative, or fewer than 2 positions)")
         }
         guard configuration.activation == "gelu" else {
-            throw .modelDamaged(path: configurationPath, reason: "activation \(configuration.activation), expected gelu")
+            throw .modelDamaged(
+                path: configurationPath, reason: "activation \(configuration.activation), expected gelu")
         }
         guard configuration.hiddenSize % configuration.headCount == 0 else {
             throw .modelDamaged(path: configurationPath, reason: "the hidden size does not divide into the heads")
@@ -72,7 +75,8 @@ public final class SentenceEncoder: Sendable {
 
         let file = try ModelFile(path: modelDirectory.appending(path: "model.safetensors").path)
         guard let identity = file.metadata["identity"], !identity.isEmpty else {
-            throw .modelDamaged(path: file.path, reason: "__metadata__ has no identity (not converted by scripts/convert-model.py?)")
+            throw .modelDamaged(
+                path: file.path, reason: "__metadata__ has no identity (not converted by scripts/convert-model.py?)")
         }
         self.identity = identity
         encoder = try BertEncoder(file: file, configuration: configuration)
@@ -102,10 +106,13 @@ public final class SentenceEncoder: Sendable {
         if let tokens = metadata["check_tokens"], let reference = metadata["check_vector"] {
             let ids = tokens.split(separator: " ").compactMap { Int32($0) }
             let values = reference.split(separator: " ").compactMap { Float($0) }
-            guard (2...maximumTokens).contains(ids.count), ids.allSatisfy({ $0 >= 0 && Int($0) < tokenizer.vocabularyCount }),
+            guard (2...maximumTokens).contains(ids.count),
+                ids.allSatisfy({ $0 >= 0 && Int($0) < tokenizer.vocabularyCount }),
                 values.count == dimensions
             else {
-                throw .modelDamaged(path: path, reason: "__metadata__'s check_tokens or check_vector is not what scripts/convert-model.py writes")
+                throw .modelDamaged(
+                    path: path,
+                    reason: "__metadata__'s check_tokens or check_vector is not what scripts/convert-model.py writes")
             }
             vector = embedding(forTokenIDs: ids)
             expected = values
@@ -124,7 +131,9 @@ public final class SentenceEncoder: Sendable {
         guard cosine >= 0.99, !normalizes || abs(norm - 1) <= 1e-3 else {
             throw .modelDamaged(
                 path: path,
-                reason: "its weights are broken (NaN, infinite, zero or changed): its vector of a known text is not the one it made when converted")
+                reason:
+                    "its weights are broken (NaN, infinite, zero or changed): its vector of a known text is not the one it made when converted"
+            )
         }
     }
 
@@ -212,7 +221,8 @@ public final class SentenceEncoder: Sendable {
         if let data = environment("XDG_DATA_HOME"), !data.isEmpty {
             candidates.append(URL(filePath: data).appending(path: "xkcd-search/model", directoryHint: .isDirectory))
         } else if let home = environment("HOME"), !home.isEmpty {
-            candidates.append(URL(filePath: home).appending(path: ".local/share/xkcd-search/model", directoryHint: .isDirectory))
+            candidates.append(
+                URL(filePath: home).appending(path: ".local/share/xkcd-search/model", directoryHint: .isDirectory))
         }
         // A model this user may not read is found too, so that it is reported as such.
         return candidates.first { candidate in
@@ -221,7 +231,9 @@ public final class SentenceEncoder: Sendable {
         }
     }
 
-    private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError) -> Value {
+    private static func read<Value: Decodable>(_ type: Value.Type, _ name: String, in directory: URL) throws(EmbedError)
+        -> Value
+    {
         let url = directory.appending(path: name)
         // Each configuration is under a kilobyte.
         let data = try readRegularFile(url, limit: 1 << 20)

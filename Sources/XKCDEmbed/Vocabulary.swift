@@ -75,8 +75,11 @@ struct Vocabulary: Sendable {
         return token.withUTF8 { id(of: $0) }
     }
 
-    private static func equal(_ buffer: UnsafeBufferPointer<UInt8>, _ start: Int32, _ end: Int32, _ token: UnsafeBufferPointer<UInt8>) -> Bool {
-        Int(end - start) == token.count && memcmp(buffer.baseAddress! + Int(start), token.baseAddress!, token.count) == 0
+    private static func equal(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ start: Int32, _ end: Int32, _ token: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        Int(end - start) == token.count
+            && memcmp(buffer.baseAddress! + Int(start), token.baseAddress!, token.count) == 0
     }
 
     /// FNV-1a: short keys, no seed needed (the table holds the model's tokens, not user input).

@@ -19,7 +19,8 @@ struct WordPieceTokenizer: Sendable {
     init(vocabularyAt url: URL, expectedCount: Int) throws(EmbedError) {
         let vocabulary = try Vocabulary(contentsOf: url)
         guard vocabulary.count == expectedCount else {
-            throw .modelDamaged(path: url.path, reason: "the vocabulary has \(vocabulary.count) tokens, the model \(expectedCount)")
+            throw .modelDamaged(
+                path: url.path, reason: "the vocabulary has \(vocabulary.count) tokens, the model \(expectedCount)")
         }
         guard let classifier = vocabulary.id(of: "[CLS]"), let separator = vocabulary.id(of: "[SEP]"),
             let unknown = vocabulary.id(of: "[UNK]")

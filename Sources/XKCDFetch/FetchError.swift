@@ -41,29 +41,29 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .httpStatus(host, path, status, attempts):
+        case .httpStatus(let host, let path, let status, let attempts):
             return "\(host) answered HTTP \(status) for \(path) \(Self.after(attempts))"
-        case let .rateLimited(host, path, attempts):
+        case .rateLimited(let host, let path, let attempts):
             return "rate limited by \(host) for \(path) \(Self.after(attempts))"
-        case let .timedOut(host, path, attempts):
+        case .timedOut(let host, let path, let attempts):
             return "timed out fetching \(host)\(path) \(Self.after(attempts))"
-        case let .connectionFailed(host, path, reason, attempts):
+        case .connectionFailed(let host, let path, let reason, let attempts):
             return "could not connect to \(host) for \(path) (\(reason)) \(Self.after(attempts))"
-        case let .incompleteBody(host, path, expected, received, attempts):
+        case .incompleteBody(let host, let path, let expected, let received, let attempts):
             return "incomplete body from \(host)\(path): \(received) of \(expected) bytes \(Self.after(attempts))"
-        case let .malformedJSON(source, detail):
+        case .malformedJSON(let source, let detail):
             return "malformed JSON from \(source) (truncated?): \(detail)"
-        case let .unexpectedJSON(source, detail):
+        case .unexpectedJSON(let source, let detail):
             return "unexpected JSON from \(source): \(detail)"
-        case let .apiError(source, code, info):
+        case .apiError(let source, let code, let info):
             return "\(source) answered API error \(code): \(info)"
-        case let .refused(host, path, reason, attempts):
+        case .refused(let host, let path, let reason, let attempts):
             return "refused \(host)\(path): \(reason) \(Self.after(attempts))"
-        case let .unreadableFile(path, reason):
+        case .unreadableFile(let path, let reason):
             return "could not read \(path): \(reason)"
-        case let .cacheWriteFailed(path, reason):
+        case .cacheWriteFailed(let path, let reason):
             return "could not write the raw cache file \(path): \(reason)"
-        case let .notCached(what):
+        case .notCached(let what):
             return "\(what) is not in the raw cache; run `index` without --rebuild first"
         case .libraryMissing(let reason):
             return "fetching needs libcurl (Debian's libcurl4, which `make deps` installs): \(reason)"
@@ -75,13 +75,14 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// that failed a few ("could not connect to imgs.xkcd.com (connection refused)").
     public var cause: String {
         switch self {
-        case let .httpStatus(host, _, status, _): "\(host) answered HTTP \(status)"
-        case let .rateLimited(host, _, _): "rate limited by \(host)"
-        case let .timedOut(host, _, _): "\(host) did not answer in time"
-        case let .connectionFailed(host, _, reason, _): "could not connect to \(host) (\(reason))"
-        case let .incompleteBody(host, _, _, _, _): "incomplete bodies from \(host)"
-        case let .refused(host, _, reason, _): "refused \(host): \(reason)"
-        case .malformedJSON, .unexpectedJSON, .apiError, .unreadableFile, .cacheWriteFailed, .notCached, .libraryMissing:
+        case .httpStatus(let host, _, let status, _): "\(host) answered HTTP \(status)"
+        case .rateLimited(let host, _, _): "rate limited by \(host)"
+        case .timedOut(let host, _, _): "\(host) did not answer in time"
+        case .connectionFailed(let host, _, let reason, _): "could not connect to \(host) (\(reason))"
+        case .incompleteBody(let host, _, _, _, _): "incomplete bodies from \(host)"
+        case .refused(let host, _, let reason, _): "refused \(host): \(reason)"
+        case .malformedJSON, .unexpectedJSON, .apiError, .unreadableFile, .cacheWriteFailed, .notCached,
+            .libraryMissing:
             description
         }
     }

@@ -22,7 +22,8 @@ import XKCDModel
 /// check is a decode with ``XKCDJSON`` or ``ExplainAPI``, so whatever this source returns decodes.
 public struct HTTPComicSource: ComicSource {
     public struct Configuration: Sendable {
-        public static let defaultUserAgent = "xkcd-search/0.1 (+https://github.com/xkcd-search; offline search for xkcd)"
+        public static let defaultUserAgent =
+            "xkcd-search/0.1 (+https://github.com/xkcd-search; offline search for xkcd)"
 
         public var xkcdBaseURL: URL
         public var explainBaseURL: URL
@@ -120,7 +121,8 @@ public struct HTTPComicSource: ComicSource {
 
     public func latestComic() async throws -> RawResponse {
         let url = configuration.xkcdBaseURL.appendingPathComponent("info.0.json")
-        let fetched = try await fetch(url, label: "/info.0.json", notFoundMeansAbsent: false) { data, source throws(FetchError) in
+        let fetched = try await fetch(url, label: "/info.0.json", notFoundMeansAbsent: false) {
+            data, source throws(FetchError) in
             _ = try XKCDJSON.decodeComic(data, source: source)
         }
         guard let (response, _) = fetched else {
@@ -132,10 +134,13 @@ public struct HTTPComicSource: ComicSource {
 
     public func comic(_ id: Int) async throws -> RawResponse? {
         let url = configuration.xkcdBaseURL.appendingPathComponent("\(id)/info.0.json")
-        let fetched = try await fetch(url, label: "/\(id)/info.0.json", notFoundMeansAbsent: true) { data, source throws(FetchError) in
+        let fetched = try await fetch(url, label: "/\(id)/info.0.json", notFoundMeansAbsent: true) {
+            data, source throws(FetchError) in
             // Another number would be stored in that comic's place, or as a comic that does not exist.
             let number = try XKCDJSON.decodeComic(data, source: source).id
-            guard number == id else { throw .unexpectedJSON(source: source, detail: "it is comic #\(number), not #\(id)") }
+            guard number == id else {
+                throw .unexpectedJSON(source: source, detail: "it is comic #\(number), not #\(id)")
+            }
         }
         return fetched?.response
     }
@@ -147,7 +152,8 @@ public struct HTTPComicSource: ComicSource {
         // URLComponents leaves "|" alone on some platforms; the wiki's own links encode it.
         components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "|", with: "%7C")
         let url = components.url!
-        let fetched = try await fetch(url, label: "/wiki/api.php?page=\(id)", notFoundMeansAbsent: false) { data, source throws(FetchError) in
+        let fetched = try await fetch(url, label: "/wiki/api.php?page=\(id)", notFoundMeansAbsent: false) {
+            data, source throws(FetchError) in
             guard let page = try ExplainAPI.decode(data, source: source) else { return false }
             // The wiki names a comic's page "327: Exploits of a Mom".
             guard page.title.hasPrefix("\(id):") else {
@@ -318,10 +324,13 @@ extension HTTPComicSource {
         init(configuration: Configuration) {
             // Whole seconds, at least one: libcurl's low-speed limit counts in seconds.
             let idleSeconds = max(1, configuration.requestTimeout.seconds.rounded(.up))
-            transfers = Transfers(limits: Transfers.Limits(
-                maxBodyBytes: configuration.maxResponseBytes, deadline: configuration.requestDeadline,
-                idleTimeout: .seconds(idleSeconds),
-                hosts: Set([configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap(Transfers.Limits.site(of:)))))
+            transfers = Transfers(
+                limits: Transfers.Limits(
+                    maxBodyBytes: configuration.maxResponseBytes, deadline: configuration.requestDeadline,
+                    idleTimeout: .seconds(idleSeconds),
+                    hosts: Set(
+                        [configuration.xkcdBaseURL, configuration.explainBaseURL].compactMap(Transfers.Limits.site(of:))
+                    )))
             self.limiter = HostLimiter(limit: configuration.maxConcurrentRequestsPerHost)
         }
 
@@ -331,7 +340,8 @@ extension HTTPComicSource {
             return url.port.map { "\(host):\($0)" } ?? host
         }
 
-        func perform(_ request: Transfers.Request, host: String) async -> Result<(Data, Transfers.Response), any Error> {
+        func perform(_ request: Transfers.Request, host: String) async -> Result<(Data, Transfers.Response), any Error>
+        {
             await limiter.acquire(host)
             let result = await transfers.run(request)
             await limiter.release(host)

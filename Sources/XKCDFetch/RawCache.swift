@@ -2,11 +2,11 @@ import Foundation
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every raw response the indexer received, gzip-compressed on disk, so an index can be rebuilt
@@ -39,7 +39,10 @@ public struct RawCache: Sendable {
     /// - Parameters:
     ///   - directory: Created on the first write.
     ///   - logger: Where corrupt files are reported; silent by default.
-    public init(directory: URL, logger: Logger = Logger(label: "xkcd-search.raw-cache", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    public init(
+        directory: URL,
+        logger: Logger = Logger(label: "xkcd-search.raw-cache", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) {
         self.directory = directory
         self.logger = logger
     }
@@ -202,7 +205,8 @@ public struct RawCache: Sendable {
     }
 
     private static func reason(_ error: any Error) -> String {
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(posix.code)))
         }
         return error.localizedDescription

@@ -71,7 +71,8 @@ struct Transfers: Sendable {
     private static let initialized: Failure? = {
         var reason = [CChar](repeating: 0, count: 160)
         guard xkcd_curl_load(&reason, reason.count) != 0 else {
-            return .libraryMissing(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            return .libraryMissing(
+                String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK ? nil : .notStarted
     }()
@@ -105,14 +106,18 @@ struct Transfers: Sendable {
             }
             guard isAllowed(location, redirectedFrom: request.url) else {
                 let hosts = limits.hosts.sorted().joined(separator: " or ")
-                return .failure(Refusal(
-                    reason: "redirected to \(location.absoluteString.prefix(100)), which is not http(s) on \(hosts)",
-                    isRetryable: false))
+                return .failure(
+                    Refusal(
+                        reason:
+                            "redirected to \(location.absoluteString.prefix(100)), which is not http(s) on \(hosts)",
+                        isRetryable: false))
             }
             url = location
         }
-        return .failure(Refusal(
-            reason: "redirected more than \(Self.maxRedirects) times (the server redirects in a loop)", isRetryable: false))
+        return .failure(
+            Refusal(
+                reason: "redirected more than \(Self.maxRedirects) times (the server redirects in a loop)",
+                isRetryable: false))
     }
 
     /// An http(s) URL on a configured site or on the site first asked (an image host that is
@@ -163,7 +168,8 @@ struct Transfers: Sendable {
                     _ = xkcd_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(timeLeft))
                     _ = xkcd_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(limits.idleTimeout))
                     _ = xkcd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
-                    _ = xkcd_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, milliseconds(limits.idleTimeout) / 1000))
+                    _ = xkcd_curl_setopt_long(
+                        handle, CURLOPT_LOW_SPEED_TIME, max(1, milliseconds(limits.idleTimeout) / 1000))
                     _ = xkcd_curl_setopt_long(handle, CURLOPT_MAXFILESIZE, limits.maxBodyBytes)
                     _ = xkcd_curl_setopt_write(handle, CURLOPT_WRITEFUNCTION, receiveBody)
                     _ = xkcd_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
@@ -201,7 +207,8 @@ struct Transfers: Sendable {
         var redirect: UnsafeMutablePointer<CChar>?
         _ = xkcd_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirect)
         // The Location as sent, when it is absolute: libcurl resolves only the schemes it allows.
-        let location = received.headers["location"].flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
+        let location =
+            received.headers["location"].flatMap { URL(string: $0, relativeTo: url)?.absoluteURL }
             ?? redirect.flatMap { URL(string: String(cString: $0)) }
         guard status > 0 else { return .failure(Failure.badServerResponse) }
         return .success((received.body, Response(url: url, statusCode: status, headers: received.headers), location))
@@ -233,7 +240,9 @@ private final class Received {
 }
 
 /// Appends a piece of the body (inflated when gzip), or stops the transfer past the limit.
-private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+private func receiveBody(
+    _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let bytes, let context else { return 0 }
     let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -246,7 +255,9 @@ private func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ c
 }
 
 /// Keeps one header line, lower-cased name; a status line starts a new response.
-private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+private func receiveHeader(
+    _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let bytes, let context else { return 0 }
     let received = Unmanaged<Received>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -263,7 +274,9 @@ private func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _
 }
 
 /// Ends the transfer when the task that asked for it was cancelled.
-private func checkCancelled(_ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
+private func checkCancelled(
+    _ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t
+) -> Int32 {
     guard let context else { return 0 }
     return Unmanaged<Received>.fromOpaque(context).takeUnretainedValue().cancelled.flag.load(ordering: .relaxed) ? 1 : 0
 }

@@ -49,6 +49,8 @@ public enum XKCDJSON: Sendable {
     private struct ComicDTO: Decodable {
         var num: ComicNumber
         var title: String
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        // The API's own key, decoded as it is spelt.
         var safe_title: String?
         var alt: String?
         var transcript: String?

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The comics' images kept on disk, one file a comic: `327-exploits_of_a_mom.png`.
@@ -26,7 +26,9 @@ public struct ImageCache: Sendable {
 
     /// The kept bytes, or nil.
     public func image(comic id: Int, imageURL: String) -> Data? {
-        Self.fileName(comic: id, imageURL: imageURL).flatMap { try? Data(contentsOf: directory.appendingPathComponent($0)) }
+        Self.fileName(comic: id, imageURL: imageURL).flatMap {
+            try? Data(contentsOf: directory.appendingPathComponent($0))
+        }
     }
 
     public func contains(comic id: Int, imageURL: String) -> Bool {
@@ -105,8 +107,11 @@ public struct ImageCache: Sendable {
     public func usage() -> (images: Int, bytes: Int) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.reduce(into: (0, 0)) { total, name in
-            guard let dash = name.firstIndex(of: "-"), Int(name[..<dash]) != nil else { return }  // not a temporary file
-            let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+            // Not a temporary file.
+            guard let dash = name.firstIndex(of: "-"), Int(name[..<dash]) != nil else { return }
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size]
+                    as? Int) ?? 0
             total = (total.0 + 1, total.1 + size)
         }
     }

@@ -28,8 +28,10 @@ public struct Paths: Sendable, Equatable {
         } else {
             databasePath = joined(base("XDG_DATA_HOME", ".local/share"), "xkcd-search/index.sqlite")
         }
-        cacheDirectory = URL(fileURLWithPath: joined(base("XDG_CACHE_HOME", ".cache"), "xkcd-search"), isDirectory: true)
-        stateDirectory = URL(fileURLWithPath: joined(base("XDG_STATE_HOME", ".local/state"), "xkcd-search"), isDirectory: true)
+        cacheDirectory = URL(
+            fileURLWithPath: joined(base("XDG_CACHE_HOME", ".cache"), "xkcd-search"), isDirectory: true)
+        stateDirectory = URL(
+            fileURLWithPath: joined(base("XDG_STATE_HOME", ".local/state"), "xkcd-search"), isDirectory: true)
     }
 
     /// `$XDG_CACHE_HOME/xkcd-search/images/`: the comics' images, fetched when first shown.

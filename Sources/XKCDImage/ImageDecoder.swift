@@ -29,7 +29,9 @@ public enum ImageDecoder: Sendable {
                 // stb_image reads no size of an image whose pixels would pass its 2^30-byte
                 // buffers; the header still says it.
                 // In floating point: two 32-bit sizes can multiply past Int.max.
-                if let (width, height) = Self.headerSize(UnsafeRawBufferPointer(raw)), Double(width) * Double(height) > Double(maxPixels) {
+                if let (width, height) = Self.headerSize(UnsafeRawBufferPointer(raw)),
+                    Double(width) * Double(height) > Double(maxPixels)
+                {
                     return .failure(.tooLarge(width: width, height: height, limit: maxPixels))
                 }
                 return .failure(.unknownFormat)
@@ -42,8 +44,10 @@ public enum ImageDecoder: Sendable {
             }
             defer { xkcd_image_free(pixels) }
             let count = Int(width) * Int(height) * 4
-            return .success(DecodedImage(
-                width: Int(width), height: Int(height), pixels: Array(UnsafeBufferPointer(start: pixels, count: count))))
+            return .success(
+                DecodedImage(
+                    width: Int(width), height: Int(height),
+                    pixels: Array(UnsafeBufferPointer(start: pixels, count: count))))
         }
         return try result.get()
     }
@@ -51,7 +55,9 @@ public enum ImageDecoder: Sendable {
     /// The width and height a PNG's IHDR chunk, a GIF's screen descriptor or a JPEG's frame
     /// header (its SOF segment) states.
     static func headerSize(_ bytes: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
-        func bigEndian(_ offset: Int, _ length: Int = 4) -> Int { (offset..<offset + length).reduce(0) { $0 << 8 | Int(bytes[$1]) } }
+        func bigEndian(_ offset: Int, _ length: Int = 4) -> Int {
+            (offset..<offset + length).reduce(0) { $0 << 8 | Int(bytes[$1]) }
+        }
         func littleEndian16(_ offset: Int) -> Int { Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 }
         if bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 {
             // Segments from the start: marker, length, then for a frame precision, height, width.

@@ -15,7 +15,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             "the file is not a PNG, JPEG or GIF image"
         case .damaged(let reason):
             "the image is damaged (\(reason))"
-        case let .tooLarge(width, height, limit):
+        case .tooLarge(let width, let height, let limit):
             "the image is too large to decode (\(width)×\(height) pixels; the limit is \(limit / 1_000_000) million)"
         case .libraryMissing(let reason):
             "drawing images needs libchafa (Debian's libchafa0, which `make deps` installs): \(reason)"

@@ -104,11 +104,16 @@ public struct TerminalImage: Sendable {
         if format == .symbols {
             let truecolor = ["truecolor", "24bit"].contains(environment["COLORTERM"]?.lowercased() ?? "")
             chafa_canvas_config_set_canvas_mode(
-                config, !usesColor ? CHAFA_CANVAS_MODE_FGBG : truecolor ? CHAFA_CANVAS_MODE_TRUECOLOR : CHAFA_CANVAS_MODE_INDEXED_240)
+                config,
+                !usesColor
+                    ? CHAFA_CANVAS_MODE_FGBG : truecolor ? CHAFA_CANVAS_MODE_TRUECOLOR : CHAFA_CANVAS_MODE_INDEXED_240)
             let symbols = chafa_symbol_map_new()
             defer { chafa_symbol_map_unref(symbols) }
             chafa_symbol_map_add_by_tags(
-                symbols, ChafaSymbolTags(CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SEXTANT.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
+                symbols,
+                ChafaSymbolTags(
+                    CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SEXTANT.rawValue
+                        | CHAFA_SYMBOL_TAG_SPACE.rawValue))
             chafa_canvas_config_set_symbol_map(config, symbols)
         }
         let canvas = chafa_canvas_new(config)
@@ -139,7 +144,7 @@ private struct TermInfo {
 
     init(environment: [String: String]) {
         var strings = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { strings.forEach { free($0) } }
+        defer { for string in strings { free(string) } }
         pointer = strings.withUnsafeMutableBufferPointer { envp in
             chafa_term_db_detect(chafa_term_db_get_default(), envp.baseAddress)
         }

@@ -13,7 +13,8 @@ import XKCDKit
 /// error.
 struct XKCDSearchImage: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "xkcd-search-image", abstract: "Draw a kept comic image on standard output (run by 'xkcd-search show').")
+        commandName: "xkcd-search-image",
+        abstract: "Draw a kept comic image on standard output (run by 'xkcd-search show').")
 
     @Argument(help: "The comic's number.") var comic: Int
     @Argument(help: "Its JSON's img.") var img: String
@@ -45,7 +46,8 @@ struct XKCDSearchImage: ParsableCommand {
             let room = options.box
             drawn = try TerminalImage(
                 decoded, format: format,
-                box: ImageBox(columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
+                box: ImageBox(
+                    columns: room.columns, rows: room.rows, cellWidth: room.cellWidth, cellHeight: room.cellHeight),
                 usesColor: environment["NO_COLOR"].map(\.isEmpty) ?? true, environment: environment)
         } catch let error as ImageError {
             Terminal.printError("no image: \(error)")  // libchafa is missing; the kept image is sound
@@ -54,7 +56,9 @@ struct XKCDSearchImage: ParsableCommand {
         var output = drawn.bytes + Array("\n".utf8)
         // Not after --image-size: the room asked for is what was given.
         if drawn.isShrunkToFit, options.imageSize == nil {
-            output += Array("(shrunk to fit the screen: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8)
+            output += Array(
+                "(shrunk to fit the screen: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8
+            )
         }
         FileHandle.standardOutput.write(Data(output))
     }

@@ -24,7 +24,8 @@ struct FetchImage: AsyncParsableCommand {
     func run() async throws {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
         let source = HTTPComicSource(
-            configuration: Self.httpConfiguration(idleSeconds: ImageOptions.timeoutFromEnvironment), logger: global.makeLogger())
+            configuration: Self.httpConfiguration(idleSeconds: ImageOptions.timeoutFromEnvironment),
+            logger: global.makeLogger())
         let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: imageURL)!)
         do {
             _ = try await fetcher.image(comic: comic, imageURL: img)

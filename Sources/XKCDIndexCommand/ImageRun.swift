@@ -22,16 +22,21 @@ extension XKCDSearchIndex {
         let usage = cache.usage()
         let kept = "\(usage.images) kept (\(Terminal.size(usage.bytes))) in \(cache.directory.path)"
         if report.isInterrupted {
-            Terminal.printError("interrupted: \(report.fetched) images fetched, \(kept); 'xkcd-search index --images' fetches the rest")
+            Terminal.printError(
+                "interrupted: \(report.fetched) images fetched, \(kept); 'xkcd-search index --images' fetches the rest")
             throw ExitCode(130)
         }
         if let reason = report.stoppedBecause {
-            Terminal.printError("images: stopped after \(sanitized(reason)); \(report.fetched) fetched, \(kept); 'xkcd-search index --images' tries again")
+            Terminal.printError(
+                "images: stopped after \(sanitized(reason)); \(report.fetched) fetched, \(kept); 'xkcd-search index --images' tries again"
+            )
             throw ExitCode(3)
         }
-        var line = "images: \(report.fetched) fetched, \(report.alreadyKept) already kept, \(report.unavailable.count) without one; \(kept)"
+        var line =
+            "images: \(report.fetched) fetched, \(report.alreadyKept) already kept, \(report.unavailable.count) without one; \(kept)"
         if !report.failures.isEmpty {
-            line += "; \(report.failures.count) failed, retried by the next run: "
+            line +=
+                "; \(report.failures.count) failed, retried by the next run: "
                 + report.failures.map { "#\($0.id): \(sanitized($0.reason))" }.joined(separator: "; ")
         }
         if options.json { Terminal.printError(line) } else { print(line) }

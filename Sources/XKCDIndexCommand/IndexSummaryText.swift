@@ -6,9 +6,11 @@ import XKCDKit
 enum IndexSummaryText {
     /// What was fetched, the new comics, and every failure with its reason.
     static func line(_ report: IndexReport, vectors: VectorReport?) -> String {
-        var parts = [String(
-            format: "indexed up to #%d: %d comics and %d explanations fetched in %.1f s",
-            report.latest, report.comicsFetched, report.explanationsFetched, report.elapsed.seconds)]
+        var parts = [
+            String(
+                format: "indexed up to #%d: %d comics and %d explanations fetched in %.1f s",
+                report.latest, report.comicsFetched, report.explanationsFetched, report.elapsed.seconds)
+        ]
         if report.newComics.isEmpty {
             parts.append("no new comics")
         } else {
@@ -17,17 +19,24 @@ enum IndexSummaryText {
             parts.append("new: " + shown.joined(separator: ", ") + earlier)
         }
         if let vectors, vectors.embedded + vectors.imported > 0 {
-            parts.append("\(vectors.embedded + vectors.imported) comics embedded for search by meaning" + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
+            parts.append(
+                "\(vectors.embedded + vectors.imported) comics embedded for search by meaning"
+                    + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
         }
         if let vectors, vectors.refusedRows > 0 {
-            parts.append("\(vectors.refusedRows) rows of the vectors file left out (no vector of this model: a wrong type or length, not of unit length, or given twice)")
+            parts.append(
+                "\(vectors.refusedRows) rows of the vectors file left out (no vector of this model: a wrong type or length, not of unit length, or given twice)"
+            )
         }
         if let vectors, vectors.failed > 0 {
-            parts.append("\(vectors.failed) comics not embedded: the model made no usable vector of them; its weights are damaged")
+            parts.append(
+                "\(vectors.failed) comics not embedded: the model made no usable vector of them; its weights are damaged"
+            )
         }
         if !report.failures.isEmpty {
             let failures = report.failures.map { "#\($0.id) \($0.resource): \(sanitized($0.message))" }
-            parts.append("\(report.failures.count) failed, retried by the next run: " + failures.joined(separator: "; "))
+            parts.append(
+                "\(report.failures.count) failed, retried by the next run: " + failures.joined(separator: "; "))
         }
         return parts.joined(separator: "; ")
     }

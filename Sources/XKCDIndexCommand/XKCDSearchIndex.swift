@@ -39,7 +39,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
         let outcome: IndexRun.Outcome?
         do {
             outcome = try await interrupts.run { try await run.run { Self.show($0, bars) } }
-        } catch where interrupts.happened {
+        } catch  where interrupts.happened {
             outcome = nil  // before the first comic was asked for
         }
         bars?.clear()
@@ -47,15 +47,22 @@ struct XKCDSearchIndex: AsyncParsableCommand {
             if let problem = vectors.unusableFile {
                 Terminal.printError("--vectors not used: \(problem); the comics were embedded by the model instead")
             }
-            global.log("vectors: \(vectors.embedded) embedded, \(vectors.imported) imported, \(vectors.current) current; comic texts read: \(vectors.textsRead)")
+            global.log(
+                "vectors: \(vectors.embedded) embedded, \(vectors.imported) imported, \(vectors.current) current; comic texts read: \(vectors.textsRead)"
+            )
         }
         guard let outcome, !outcome.isInterrupted else {
             let kept = try run.comicCount()
-            Terminal.printError("interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there")
+            Terminal.printError(
+                "interrupted: the index keeps its \(kept) comics, all searchable; 'xkcd-search index' resumes from there"
+            )
             throw ExitCode(130)
         }
         let (report, vectors) = (outcome.report, outcome.vectors)
-        print(options.json ? try JSONDocument.line(IndexSummaryDocument(report, vectors: vectors, database: run.database)) : IndexSummaryText.line(report, vectors: vectors))
+        print(
+            options.json
+                ? try JSONDocument.line(IndexSummaryDocument(report, vectors: vectors, database: run.database))
+                : IndexSummaryText.line(report, vectors: vectors))
         let images = options.images ? try await fetchImages(run, interrupts: interrupts) : nil
         if !report.failures.isEmpty || images?.failures.isEmpty == false { throw ExitCode(3) }
     }
@@ -81,7 +88,8 @@ struct XKCDSearchIndex: AsyncParsableCommand {
         case .parsingAgain(let count):
             Terminal.printError("parsing the \(count) stored explanations again for the links between comics")
         case .parsingAgainFailed(let reason):
-            Terminal.printError("could not parse the stored explanations again (\(reason)); 'xkcd-search index --rebuild' will")
+            Terminal.printError(
+                "could not parse the stored explanations again (\(reason)); 'xkcd-search index --rebuild' will")
         case .progress(let stage, let progress): bars?.update(stage, progress)
         case .finished(let stage): bars?.finish(stage)
         case .noModel(let problem): Terminal.printError(Advice.line(for: problem))

@@ -77,7 +77,8 @@ public struct ImageFetcher: Sendable {
             data = try await fetch(comic: id, imageURL: imageURL)
             try check(data)
         } catch {
-            if case .noImage = error {} else if !Task.isCancelled {
+            if case .noImage = error {
+            } else if !Task.isCancelled {
                 cache.rememberMissing(comic: id, imageURL: imageURL, reason: error.description)
             }
             throw error
@@ -169,7 +170,8 @@ public struct ImageFetcher: Sendable {
     /// The `img` URL's path under `baseURL`: `https://imgs.xkcd.com/comics/x.png` → `<base>/comics/x.png`.
     public func url(forImage imageURL: String) -> URL? {
         guard let path = URLComponents(string: imageURL)?.percentEncodedPath, path.hasPrefix("/") else { return nil }
-        let base = baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
+        let base =
+            baseURL.absoluteString.hasSuffix("/") ? String(baseURL.absoluteString.dropLast()) : baseURL.absoluteString
         return URL(string: base + path)
     }
 
@@ -178,7 +180,9 @@ public struct ImageFetcher: Sendable {
             throw .noImage(comic: id)
         }
         do {
-            guard let response = try await source.image(at: url) else { throw ImageUnavailable.notFound(url: url.absoluteString) }
+            guard let response = try await source.image(at: url) else {
+                throw ImageUnavailable.notFound(url: url.absoluteString)
+            }
             return response.data
         } catch let error as ImageUnavailable {
             throw error

@@ -147,13 +147,15 @@ public struct IndexRun: Sendable {
         }
         _ = cache.removeLeftoverTemporaryFiles()
         return (
-            CachingComicSource(upstream: HTTPComicSource(configuration: options.http, logger: logger), cache: cache, logger: logger),
+            CachingComicSource(
+                upstream: HTTPComicSource(configuration: options.http, logger: logger), cache: cache, logger: logger),
             .incremental
         )
     }
 
     /// Brings the comics' sentence vectors up to date; nil without a usable model.
-    private func embed(textUnchanged: Bool, _ report: @escaping @Sendable (Event) -> Void) async throws -> VectorReport? {
+    private func embed(textUnchanged: Bool, _ report: @escaping @Sendable (Event) -> Void) async throws -> VectorReport?
+    {
         let encoder: SentenceEncoder
         switch SentenceModel.located().encoder() {
         case .success(let loaded): encoder = loaded

@@ -4,8 +4,15 @@ import XKCDStore
 
 /// What `index --json` prints: the summary of a run.
 public struct IndexSummaryDocument: Encodable, Sendable {
-    struct NewComic: Encodable, Sendable { var num: Int; var title: String }
-    struct Failure: Encodable, Sendable { var num: Int; var what: String; var reason: String }
+    struct NewComic: Encodable, Sendable {
+        var num: Int
+        var title: String
+    }
+    struct Failure: Encodable, Sendable {
+        var num: Int
+        var what: String
+        var reason: String
+    }
     var latest: Int
     var comicsFetched: Int
     var explanationsFetched: Int
@@ -36,4 +43,3 @@ public struct IndexSummaryDocument: Encodable, Sendable {
         self.database = database.path ?? ":memory:"
     }
 }
-

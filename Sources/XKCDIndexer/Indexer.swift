@@ -84,7 +84,8 @@ public struct Indexer: Sendable {
         case .incremental: plan = try database.plan(upTo: latest.id)
         case .rebuild(let given?):
             // The latest comic is kept as "the latest", not under its number: always include it.
-            plan = IndexPlan(comics: Array(Set(given.comics).union([latest.id])).sorted(), explanations: given.explanations)
+            plan = IndexPlan(
+                comics: Array(Set(given.comics).union([latest.id])).sorted(), explanations: given.explanations)
         case .rebuild(nil):
             plan = IndexPlan(comics: Array(1...max(1, latest.id)), explanations: Array(1...max(1, latest.id)))
         }
@@ -164,7 +165,8 @@ public struct Indexer: Sendable {
     /// lie goes past that, and the bound is what keeps the work a run plans bounded.
     private func checkBelievable(latest: Comic.ID) throws {
         guard latest >= 1 else { throw IndexError.unbelievableLatest(latest, reason: "xkcd numbers its comics from 1") }
-        let known = try database.latestComicID().flatMap { id in try database.comic(id).map { (id: id, date: $0.date) } }
+        let known = try database.latestComicID().flatMap { id in try database.comic(id).map { (id: id, date: $0.date) }
+        }
         let highest = Self.highestBelievableLatest(known: known, today: today())
         guard latest <= highest else {
             let since = known.map { "the index's latest is #\($0.id) of \($0.date)" } ?? "xkcd began in 2006"
@@ -237,7 +239,8 @@ public struct Indexer: Sendable {
             var parsed = try parser.parse(html: page.html)
             if !page.categories.isEmpty { parsed.categories = page.categories }
             let explanation = Explanation(
-                comicID: id, pageTitle: page.title, page: parsed, categories: parsed.categories, revision: page.revision)
+                comicID: id, pageTitle: page.title, page: parsed, categories: parsed.categories, revision: page.revision
+            )
             return .fetched(explanation, at: response.fetchedAt)
         } catch {
             logger.warning("explanation failed", metadata: ["comic": "\(id)", "error": "\(error)"])

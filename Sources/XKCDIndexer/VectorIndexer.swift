@@ -130,7 +130,8 @@ public struct VectorIndexer: Sendable {
         var textsRead = 0
         for start in stride(from: 0, to: ids.count, by: 256) {
             for document in try database.documents(ids: Array(ids[start..<min(start + 256, ids.count)])) {
-                let tokens = Self.passages(of: document, explanationPassages: explanationPassages).map(encoder.tokenIDs(for:))
+                let tokens = Self.passages(of: document, explanationPassages: explanationPassages).map(
+                    encoder.tokenIDs(for:))
                 textsRead += 1
                 let digest = Self.digest(of: tokens)
                 let source = VectorSource(model: encoder.identity, textDigest: digest, dimensions: encoder.dimensions)
@@ -153,7 +154,9 @@ public struct VectorIndexer: Sendable {
 
         var state = IndexProgress(completed: 0, total: pending.count, failed: 0)
         progress(state)
-        for batch in stride(from: 0, to: pending.count, by: batchSize).map({ pending[$0..<min($0 + batchSize, pending.count)] }) {
+        for batch in stride(from: 0, to: pending.count, by: batchSize).map({
+            pending[$0..<min($0 + batchSize, pending.count)]
+        }) {
             // Between batches: each one stored is kept, and the next run goes on from there.
             if Task.isCancelled { break }
             let vectors = await withTaskGroup(of: [ComicVector]?.self) { group in
@@ -197,9 +200,11 @@ public struct VectorIndexer: Sendable {
     /// row until done or cancelled; every comic's passages complete, the first of a passage given
     /// twice. What could not be used is counted in `report`.
     private func importable(
-        from shipped: String, for pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)], into report: inout VectorReport
+        from shipped: String, for pending: [(id: Comic.ID, tokens: [[Int32]], digest: String)],
+        into report: inout VectorReport
     ) -> [ComicVector] {
-        let wanted = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, (digest: $0.digest, passages: $0.tokens.count)) })
+        let wanted = Dictionary(
+            uniqueKeysWithValues: pending.map { ($0.id, (digest: $0.digest, passages: $0.tokens.count)) })
         var found: [Comic.ID: [Int: ComicVector]] = [:]
         var duplicates = 0
         do {

@@ -42,7 +42,8 @@ enum EditDistance {
             // A letter of `b` the counted word still has left cancels one of them; any other
             // is one `b` has more of. What is left uncancelled is what the word has more of.
             var left = counts
-            var uncancelled = total, extra = 0
+            var uncancelled = total
+            var extra = 0
             for byte in b where byte &- UInt8(ascii: "a") < 26 {
                 let letter = Int(byte &- UInt8(ascii: "a"))
                 if left[letter] > 0 { uncancelled -= 1 } else { extra += 1 }
@@ -91,16 +92,20 @@ enum EditDistance {
     /// an alignment costing at most `limit` never leaves that band (a transposition moves
     /// along it), and outside it every cell is taken as `limit + 1`.
     private static func banded(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, limit: Int) -> Int {
-        let width = b.count + 2, beyond = limit + 1
+        let width = b.count + 2
+        let beyond = limit + 1
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: width * 3) { rows in
             // Three rows in one buffer: two back, one back, current. A row's cells right of its
             // band are never written (an earlier row's band ended further left), so they keep
             // `beyond` for the next row's band edge to read.
             rows.initialize(repeating: beyond)
             for j in 0...min(b.count, limit) { rows[width + j] = j }
-            var twoBack = 0, oneBack = width, current = 2 * width
+            var twoBack = 0
+            var oneBack = width
+            var current = 2 * width
             for i in 1...a.count {
-                let first = max(1, i - limit), last = min(b.count, i + limit)
+                let first = max(1, i - limit)
+                let last = min(b.count, i + limit)
                 // Left of the band: column 0 is `i` deletions, inside the band or not.
                 rows[current + first - 1] = first == 1 ? min(i, beyond) : beyond
                 var rowMinimum = rows[current + first - 1]

@@ -2,9 +2,9 @@ import Foundation
 import Logging
 
 #if canImport(Glibc)
-import Glibc
-import XKCDFiles
-import XKCDStore
+    import Glibc
+    import XKCDFiles
+    import XKCDStore
 #endif
 
 /// Why the index could not be opened, for the front end to word: the command line adds how to

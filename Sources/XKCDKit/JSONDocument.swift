@@ -40,8 +40,10 @@ public enum JSONDocument: Sendable {
                     index += 1
                     continue
                 }
-                let scalar = String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self)
-                    .unicodeScalars.first!.value
+                let scalar = String(
+                    decoding: UnsafeBufferPointer(rebasing: bytes[index..<index + length]), as: UTF8.self
+                )
+                .unicodeScalars.first!.value
                 out.append(contentsOf: Array(String(format: "\\u%04x", scalar).utf8))
                 index += length
             }

@@ -123,7 +123,8 @@ extension Library {
         guard !tag.isEmpty else { throw .invalidTag(raw, reason: "it is empty") }
         guard tag.count <= 40 else { throw .invalidTag(raw, reason: "it is longer than 40 characters") }
         let allowed = tag.unicodeScalars.allSatisfy { scalar in
-            scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic || scalar.properties.numericType == .decimal
+            scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic
+                || scalar.properties.numericType == .decimal
                 || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
         }
         guard allowed else {
@@ -167,7 +168,9 @@ extension Library {
         if !others.isEmpty {
             _ = try untag(.number(added.comic.id), removing: others)
         }
-        guard let favourite = try database.favourite(added.comic.id) else { throw LibraryError.notAFavourite(added.comic.id) }
+        guard let favourite = try database.favourite(added.comic.id) else {
+            throw LibraryError.notAFavourite(added.comic.id)
+        }
         return FavouriteEntry(favourite: favourite, comic: added.comic)
     }
 
@@ -287,11 +290,16 @@ extension Library {
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             if let date = parseISO8601(text) { return date }
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "is not an ISO 8601 date like 2026-08-08T12:00:00Z"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "is not an ISO 8601 date like 2026-08-08T12:00:00Z"))
         }
         // The format comes first, so that any other JSON file is named for what it is.
-        struct Header: Decodable { var format: String?; var version: Int? }
+        struct Header: Decodable {
+            var format: String?
+            var version: Int?
+        }
         let header: Header
         do {
             header = try decoder.decode(Header.self, from: data)
@@ -299,8 +307,9 @@ extension Library {
             throw ImportProblem(text: describe(error))
         }
         guard header.format == FavouritesDocument.formatName else {
-            throw ImportProblem(text: header.format.map { "its format is \(quoted($0)), not '\(FavouritesDocument.formatName)'" }
-                ?? "it has no \"format\": \"\(FavouritesDocument.formatName)\"")
+            throw ImportProblem(
+                text: header.format.map { "its format is \(quoted($0)), not '\(FavouritesDocument.formatName)'" }
+                    ?? "it has no \"format\": \"\(FavouritesDocument.formatName)\"")
         }
         guard let version = header.version else { throw ImportProblem(text: "it has no \"version\"") }
         guard version == FavouritesDocument.currentVersion else {
@@ -343,7 +352,11 @@ extension Library {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
-                if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += (text.isEmpty ? "" : ".") + key.stringValue
+                }
             }
             return text.isEmpty ? "the top level" : text
         }

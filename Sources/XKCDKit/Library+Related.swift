@@ -70,7 +70,9 @@ extension Library {
                         similarity: Double(near.similarity)))
             }
         }
-        logger.info("#\(id): \(related.filter { $0.reasons != [.similar] }.count) linked comics, \(related.filter { $0.reasons.contains(.similar) }.count) near in meaning")
+        logger.info(
+            "#\(id): \(related.filter { $0.reasons != [.similar] }.count) linked comics, \(related.filter { $0.reasons.contains(.similar) }.count) near in meaning"
+        )
         return RelatedComics(comic: comic, related: Self.ordered(related))
     }
 

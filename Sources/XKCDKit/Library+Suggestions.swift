@@ -32,7 +32,9 @@ extension Library {
         if let last = typed.last, !last.isWhitespace {
             let start = typed.lastIndex(where: \.isWhitespace).map { typed.index(after: $0) } ?? typed.startIndex
             let lead = typed[..<start]
-            suggestions += try database.readCommonWords(startingWith: String(typed[start...]), limit: limit).map { lead + $0 }
+            suggestions += try database.readCommonWords(startingWith: String(typed[start...]), limit: limit).map {
+                lead + $0
+            }
         }
         var seen = Set<String>()
         return Array(suggestions.filter { seen.insert($0.lowercased()).inserted }.prefix(limit))

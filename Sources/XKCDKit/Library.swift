@@ -42,7 +42,9 @@ public enum ComicReference: Sendable, Hashable {
 
 /// Where a shown transcript comes from.
 public enum TranscriptSource: String, Sendable, Hashable, Codable {
-    case xkcd, explainXKCD = "explainxkcd", none
+    case xkcd
+    case explainXKCD = "explainxkcd"
+    case none
 }
 
 /// Everything `show` presents about one comic.
@@ -232,7 +234,8 @@ public struct Library: Sendable {
         let explanation = try database.explanation(for: id)
         let (transcript, source) = Library.bestTranscript(json: comic.transcript, explain: explanation?.page.transcript)
         logger.info(
-            "read #\(id) from the index: \(explanation == nil ? "no explanation" : "with its explanation"), transcript: \(source.rawValue)")
+            "read #\(id) from the index: \(explanation == nil ? "no explanation" : "with its explanation"), transcript: \(source.rawValue)"
+        )
         return ComicPage(
             comic: comic, explanation: explanation, favourite: try database.favourite(id),
             transcript: transcript, transcriptSource: source)

@@ -48,8 +48,10 @@ func controlLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
     case 0x00..<0x20, 0x7F: return 1
     case 0xC2 where index + 1 < bytes.count && (0x80..<0xA0).contains(bytes[index + 1]): return 2
     case 0xD8 where index + 1 < bytes.count && bytes[index + 1] == 0x9C: return 2
-    case 0xE2 where index + 2 < bytes.count
-        && ((bytes[index + 1] == 0x80 && ((0xAA...0xAE).contains(bytes[index + 2]) || (0x8E...0x8F).contains(bytes[index + 2])))
+    case 0xE2
+    where index + 2 < bytes.count
+        && ((bytes[index + 1] == 0x80
+            && ((0xAA...0xAE).contains(bytes[index + 2]) || (0x8E...0x8F).contains(bytes[index + 2])))
             || (bytes[index + 1] == 0x81 && (0xA6...0xA9).contains(bytes[index + 2]))):
         return 3
     default: return 0
@@ -83,7 +85,8 @@ public enum HighlightMark: Sendable {
 
     /// `marked` with its highlight marks turned into `open` and `close` (or removed, given "").
     public static func replacing(in marked: String, open: String, close: String) -> String {
-        let start = Array(open.utf8), end = Array(close.utf8)
+        let start = Array(open.utf8)
+        let end = Array(close.utf8)
         var out: [UInt8] = []
         var marked = marked
         marked.withUTF8 { bytes in

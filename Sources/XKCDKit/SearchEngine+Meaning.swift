@@ -75,7 +75,9 @@ extension SearchEngine {
         let (vectors, model) = try embeddings(of: [meaning])
         let similarities = try nearestInMeaning(to: vectors, model: model, in: view).similarities
         let excluded = try query.text?.exclusions.map { Set(try view.comicIDs(matching: .or($0))) } ?? []
-        fuse(similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight, nearestCount: Self.meaningCandidates)
+        fuse(
+            similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight,
+            nearestCount: Self.meaningCandidates)
     }
 
     /// The sentence vectors of `texts`, and the identity of the model that made them.

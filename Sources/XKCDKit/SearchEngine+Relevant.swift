@@ -92,7 +92,8 @@ extension SearchEngine {
         }
         if found.total == 0, try database.latestComicID() == nil { throw LibraryError.emptyIndex }
         return SearchResults(
-            query: text, total: found.total, page: page, limit: limit, results: results, semanticProblem: found.semanticProblem)
+            query: text, total: found.total, page: page, limit: limit, results: results,
+            semanticProblem: found.semanticProblem)
     }
 
     /// `text` cut at the last sentence end (or line end, or space) before `limit` bytes, or as it
@@ -167,15 +168,19 @@ extension SearchEngine {
                 let model = embedded.model
                 let lexical = ranking
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
-                fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
+                fuse(
+                    best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
                 if settings.feedback > 0 {
                     // Pseudo-relevance feedback: the passage's vector moved towards those of the
                     // comics ranked first, as one more text to be near.
                     var moved = vectors[0]
                     let top = ranking.ids.prefix(settings.feedback)
                     for id in top {
-                        guard let vector = try view.vectors(of: id, model: model).first, vector.count == moved.count else { continue }
-                        for index in moved.indices { moved[index] += Float(settings.feedbackWeight) * vector[index] / Float(top.count) }
+                        guard let vector = try view.vectors(of: id, model: model).first, vector.count == moved.count
+                        else { continue }
+                        for index in moved.indices {
+                            moved[index] += Float(settings.feedbackWeight) * vector[index] / Float(top.count)
+                        }
                     }
                     let norm = moved.reduce(0) { $0 + $1 * $1 }.squareRoot()
                     if norm > 0 {
@@ -183,7 +188,9 @@ extension SearchEngine {
                         sentences.append(passage)
                         (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                         ranking = lexical
-                        fuse(best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest)
+                        fuse(
+                            best, into: &ranking, excluding: [], weight: settings.meaningWeight,
+                            nearestCount: settings.nearest)
                     }
                 }
                 ranking.similarities = best
@@ -204,7 +211,9 @@ extension SearchEngine {
                 let id = pageIDs[index]
                 let similarity = ranking.similarities.flatMap { id < $0.count ? Double($0[id]) : nil }
                 // The whole passage is no reason to show; one of its sentences is.
-                let sentence = id < nearestSentence.count && sentences[nearestSentence[id]] != passage ? sentences[nearestSentence[id]] : nil
+                let sentence =
+                    id < nearestSentence.count && sentences[nearestSentence[id]] != passage
+                    ? sentences[nearestSentence[id]] : nil
                 return RelevantComic(
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
                     snippet: snippet, sentence: sentence, similarity: similarity)
@@ -248,7 +257,9 @@ struct PassageWords {
             } else {
                 // Punctuation around a word is no part of it; inside it (`don't`, `e-mail`) the
                 // index's tokenizer splits it as it splits the comics' text.
-                let trimmed = piece.drop { !$0.isLetter && !$0.isNumber }.reversed().drop { !$0.isLetter && !$0.isNumber }
+                let trimmed = piece.drop { !$0.isLetter && !$0.isNumber }.reversed().drop {
+                    !$0.isLetter && !$0.isNumber
+                }
                 word = String(trimmed.reversed()).lowercased()
             }
             guard !word.isEmpty, word.count <= 64 else { continue }

@@ -124,7 +124,9 @@ public struct SearchEngine: Sendable {
     /// - Parameter correctingSpelling: false searches the words as typed: no correction of a
     ///   word no comic holds, no suggestion.
     /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
-    public func search(_ text: String, limit: Int = 10, page: Int = 1, correctingSpelling: Bool = true) throws -> SearchResults {
+    public func search(_ text: String, limit: Int = 10, page: Int = 1, correctingSpelling: Bool = true) throws
+        -> SearchResults
+    {
         guard text.utf8.count <= Self.maximumQueryLength else {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: Self.maximumQueryLength)
         }
@@ -138,7 +140,8 @@ public struct SearchEngine: Sendable {
             if Self.isPassage(text) { return try passageResults(text, limit: limit, page: page) }
             throw error
         }
-        let hasFilters = query.exactComic != nil || query.numberRange != nil || query.dateRange != nil
+        let hasFilters =
+            query.exactComic != nil || query.numberRange != nil || query.dateRange != nil
             || query.isFavourite || !query.tags.isEmpty
         guard hasFilters || query.sort != .relevance || query.text?.hasSearchableWord == true else {
             throw SearchError.nothingToSearch
@@ -152,7 +155,8 @@ public struct SearchEngine: Sendable {
         let results = try database.reading { view in
             try search(query, text: text, limit: limit, page: page, correctingSpelling: correctingSpelling, in: view)
         }
-        logger.info("\(results.total) comics found, \(results.results.count) on page \(page), in \(milliseconds(since: start))")
+        logger.info(
+            "\(results.total) comics found, \(results.results.count) on page \(page), in \(milliseconds(since: start))")
         // Nothing found in an index with no comics (a first run offline) is said as it is.
         if results.total == 0, try database.latestComicID() == nil { throw LibraryError.emptyIndex }
         var noted = results
@@ -178,7 +182,8 @@ public struct SearchEngine: Sendable {
         if correctingSpelling, let textQuery = query.text {
             // A word no comic holds in the form typed is taken as a misspelling and searched
             // corrected; a rare word with a far more common neighbour only gets a suggestion.
-            let (fixes, inflected) = try spellingCorrections(for: ranking.unseenWords, requiringMoreCommonThan: nil, in: view)
+            let (fixes, inflected) = try spellingCorrections(
+                for: ranking.unseenWords, requiringMoreCommonThan: nil, in: view)
             if !fixes.isEmpty {
                 var correctedQuery = query
                 correctedQuery.text = textQuery.replacingTerms(fixes)
@@ -194,7 +199,8 @@ public struct SearchEngine: Sendable {
                 // read a second time for a hint that is not shown beside a correction.
                 // A word found as another form of itself needs no hint either.
                 let hints = try spellingCorrections(
-                    for: ranking.rareWords.filter { !inflected.contains($0) }, requiringMoreCommonThan: ranking.documentCounts,
+                    for: ranking.rareWords.filter { !inflected.contains($0) },
+                    requiringMoreCommonThan: ranking.documentCounts,
                     in: view
                 ).corrections
                 if !hints.isEmpty {
@@ -214,7 +220,8 @@ public struct SearchEngine: Sendable {
             step = ContinuousClock.now
             do {
                 try fuseMeaning(of: meaning, into: &ranking, query: query, in: view)
-                logger.info("meaning: \"\(meaning)\" embedded and ranked with the words in \(milliseconds(since: step))")
+                logger.info(
+                    "meaning: \"\(meaning)\" embedded and ranked with the words in \(milliseconds(since: step))")
             } catch let problem as SemanticSearchError {
                 semanticProblem = problem
             }
@@ -223,7 +230,8 @@ public struct SearchEngine: Sendable {
         let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
         let pageIDs = Array(ranking.ids.dropFirst(skipsAll ? ranking.ids.count : skipped).prefix(limit))
         let entries = try view.summariesAndSnippets(
-            of: pageIDs, scores: ranking.scores, words: ranking.words, prefixes: ranking.prefixes, marks: Self.highlightMarks)
+            of: pageIDs, scores: ranking.scores, words: ranking.words, prefixes: ranking.prefixes,
+            marks: Self.highlightMarks)
         let results = pageIDs.indices.compactMap { index -> SearchResult? in
             guard let (summary, snippet) = entries[index] else { return nil }
             let id = pageIDs[index]
@@ -235,7 +243,8 @@ public struct SearchEngine: Sendable {
         }
         return SearchResults(
             query: text, total: ranking.ids.count, page: page, limit: limit, corrected: corrected,
-            typedQueryFound: typedQueryFound, suggestion: suggestion, results: results, semanticProblem: semanticProblem)
+            typedQueryFound: typedQueryFound, suggestion: suggestion, results: results, semanticProblem: semanticProblem
+        )
     }
 
     struct Ranking {
@@ -270,7 +279,8 @@ public struct SearchEngine: Sendable {
     }
 
     /// - Parameter ordered: how many of the first results must be in order.
-    private func rank(_ query: SearchQuery, ordering ordered: Int, in view: ComicDatabase.SearchView) throws -> Ranking {
+    private func rank(_ query: SearchQuery, ordering ordered: Int, in view: ComicDatabase.SearchView) throws -> Ranking
+    {
         var ranking = Ranking()
         var isAllowed: (Comic.ID) -> Bool = { _ in true }
         if let typed = query.text, typed.hasSearchableWord {
@@ -280,7 +290,8 @@ public struct SearchEngine: Sendable {
             // A sentence's quoted speech is searched as words, with a bonus where it holds exactly.
             let quoted = query.isSentence ? text.quotedSpeech : []
             ranking = try rankText(
-                quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered, in: view)
+                quoted.isEmpty ? text : text.phrasesAsWords, quoted: quoted, allowed: allowed, ordering: ordered,
+                in: view)
             if let allowed { isAllowed = allowed.contains }
             ranking.allowed = allowed
         } else if let listed = try view.comicIDs(passingFiltersOf: query, ordered: query.sort) {
@@ -362,7 +373,9 @@ public struct SearchEngine: Sendable {
         // A comic holding quoted speech word for word is a result, whatever words it lacks.
         if !holdingQuote.isEmpty {
             var listed = Set(strict).union(partial)
-            for id in holdingQuote where allowed?.contains(id) ?? true && listed.insert(id).inserted { partial.append(id) }
+            for id in holdingQuote where allowed?.contains(id) ?? true && listed.insert(id).inserted {
+                partial.append(id)
+            }
         }
 
         // Partial matches compete with full ones on score: a comic holding all but one word of
@@ -403,7 +416,9 @@ public struct SearchEngine: Sendable {
         case .relevance: break
         case .dateAscending, .dateDescending:
             let missing = ComicDate(year: 0, month: 0, day: 0)
-            var dated = zip(try view.summaries(of: ids), ids).map { summary, id in (date: summary?.date ?? missing, id: id) }
+            var dated = zip(try view.summaries(of: ids), ids).map { summary, id in
+                (date: summary?.date ?? missing, id: id)
+            }
             if order == .dateAscending { dated.sort { $0 < $1 } } else { dated.sort { $0 > $1 } }
             ids = dated.map(\.id)
         case .numberAscending: ids.sort()
@@ -448,7 +463,8 @@ public struct SearchEngine: Sendable {
             let minimumCount = counts.map { max(($0[word] ?? 0) * 10, 5) } ?? 1
             let typedWord = EditDistance.TypedWord(Array(typed.utf8))
             var nearest: [(term: String, distance: Int, count: Int)] = []
-            let candidates = try view.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) { bytes in
+            let candidates = try view.spellingCandidates(near: typed, slack: allowed, minimumCount: minimumCount) {
+                bytes in
                 // Distance 0 is the typed word itself.
                 (1...allowed).contains(typedWord.distance(to: bytes, limit: allowed))
             }
@@ -462,12 +478,18 @@ public struct SearchEngine: Sendable {
             // look comics up by their titles ("purety" is "Purity" rather than "purely").
             let titled = nearest.count > 1 ? try view.titleWords(among: nearest.map(\.term)) : []
             let best = nearest.min { a, b in
-                (titled.contains(a.term) ? 0 : 1, -a.count, a.term) < (titled.contains(b.term) ? 0 : 1, -b.count, b.term)
+                (titled.contains(a.term) ? 0 : 1, -a.count, a.term) < (
+                    titled.contains(b.term) ? 0 : 1, -b.count, b.term
+                )
             }
             // A word that differs from the nearest only by an ending ("waggles", "waggle") is
             // found by its stem already: correcting it would only print a notice.
             guard let best else { continue }
-            if Self.isInflection(of: typed, and: best.term) { inflections.insert(word) } else { corrections[word] = best.term }
+            if Self.isInflection(of: typed, and: best.term) {
+                inflections.insert(word)
+            } else {
+                corrections[word] = best.term
+            }
         }
         return (corrections, inflections)
     }
@@ -512,12 +534,14 @@ extension Array {
 
     /// Restores the heap `heap[..<end]` (the worst at the root) below `start`.
     private static func siftDown(
-        _ heap: UnsafeMutableBufferPointer<Element>, from start: Int, end: Int, by areInIncreasingOrder: (Element, Element) -> Bool
+        _ heap: UnsafeMutableBufferPointer<Element>, from start: Int, end: Int,
+        by areInIncreasingOrder: (Element, Element) -> Bool
     ) {
         var parent = start
         while true {
             var worst = parent
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             if left < end, areInIncreasingOrder(heap[worst], heap[left]) { worst = left }
             if right < end, areInIncreasingOrder(heap[worst], heap[right]) { worst = right }
             if worst == parent { return }

@@ -111,7 +111,8 @@ extension SentenceModel {
             return SemanticSearchStatus(model: nil, embeddedComics: 0, problem: problem)
         case .success(let encoder):
             let embedded = try database.embeddedComicCount(model: encoder.identity)
-            return SemanticSearchStatus(model: encoder.identity, embeddedComics: embedded, problem: embedded == 0 ? .noVectors : nil)
+            return SemanticSearchStatus(
+                model: encoder.identity, embeddedComics: embedded, problem: embedded == 0 ? .noVectors : nil)
         }
     }
 }

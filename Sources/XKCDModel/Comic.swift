@@ -64,7 +64,8 @@ public struct ComicDate: Sendable, Hashable, Codable, Comparable, CustomStringCo
         // Read as bytes: every result of a search has its date parsed, and splitting the
         // string allocated.
         var parts = (0, 0, 0)
-        var part = 0, digits = 0
+        var part = 0
+        var digits = 0
         for byte in iso.utf8 {
             if byte == UInt8(ascii: "-") {
                 guard digits > 0, part < 2 else { return nil }

@@ -71,7 +71,9 @@ public struct ExplainPageParser: Sendable {
         if let catlinks = landmarks.categoryLinks {
             categories = Landmarks.categoryNames(in: catlinks)
         }
-        let flaggedByCategory = categories.contains { $0 == "Incomplete explanations" || $0 == "Incomplete transcripts" }
+        let flaggedByCategory = categories.contains {
+            $0 == "Incomplete explanations" || $0 == "Incomplete transcripts"
+        }
         return .success(
             ExplainedPage(
                 explanation: extractor.explanation.makeString(),

@@ -183,7 +183,9 @@ struct SectionExtractor {
         case .br, .caption, .figcaption:
             requestBreak(.line)
         case .a:
-            if let comic = ComicLink.comic(linkedBy: node), linkedComicSet.insert(comic).inserted { linkedComics.append(comic) }
+            if let comic = ComicLink.comic(linkedBy: node), linkedComicSet.insert(comic).inserted {
+                linkedComics.append(comic)
+            }
         default:
             break
         }

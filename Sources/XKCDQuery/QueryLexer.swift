@@ -97,7 +97,8 @@ struct QueryLexer {
                 tokens.append(QueryToken(kind: .close, column: column, source: ")"))
             } else if Self.isQuote(character) {
                 let content = try quoted()
-                tokens.append(QueryToken(kind: .phrase(Self.words(in: content)), column: column, source: source(from: start)))
+                tokens.append(
+                    QueryToken(kind: .phrase(Self.words(in: content)), column: column, source: source(from: start)))
             } else if character == "-", index + 1 < chars.count, !Self.isSeparator(chars[index + 1]),
                 chars[index + 1] != "-", chars[index + 1] != ")"
             {
@@ -160,7 +161,8 @@ struct QueryLexer {
         // A filter with no value is a filter left unfinished, not the word: `tag:` searching for
         // "tag" would find comics about tags.
         if field == nil {
-            throw .invalidValue(token: word, column: column, problem: "needs a value, as in \(Self.filterExamples[key, default: word])")
+            throw .invalidValue(
+                token: word, column: column, problem: "needs a value, as in \(Self.filterExamples[key, default: word])")
         }
         return QueryToken(kind: .word(word), column: column, source: word)
     }

@@ -297,7 +297,8 @@ struct Parser {
             }
             query.numberRange = try Self.intersect(query.numberRange, bounds, token)
         case "year", "date":
-            let (lower, upper) = try Self.rangeParts(value, invalid("expected a date like 2010-03-05 or a range like 2010..2011-06"))
+            let (lower, upper) = try Self.rangeParts(
+                value, invalid("expected a date like 2010-03-05 or a range like 2010..2011-06"))
             func period(_ text: Substring?) throws(QueryError) -> DatePeriod? {
                 guard let text else { return nil }
                 if key == "year" {
@@ -326,7 +327,8 @@ struct Parser {
                 : Bounds(lower: period.last.nextDay, upper: nil)
             query.dateRange = try Self.intersect(query.dateRange, bounds, token)
         case "is":
-            guard ["fav", "favs", "favourite", "favourites", "favorite", "favorites"].contains(value.lowercased()) else {
+            guard ["fav", "favs", "favourite", "favourites", "favorite", "favorites"].contains(value.lowercased())
+            else {
                 throw invalid("expected is:fav")
             }
             query.isFavourite = true

@@ -40,7 +40,10 @@ public enum ArgumentTokenizer: Sendable {
                 inWord = true
                 var closed = false
                 while let next = iterator.next() {
-                    if next == "'" { closed = true; break }
+                    if next == "'" {
+                        closed = true
+                        break
+                    }
                     word.append(next)
                 }
                 guard closed else { throw .unclosedQuote("'") }
@@ -48,7 +51,10 @@ public enum ArgumentTokenizer: Sendable {
                 inWord = true
                 var closed = false
                 while let next = iterator.next() {
-                    if next == "\"" { closed = true; break }
+                    if next == "\"" {
+                        closed = true
+                        break
+                    }
                     if next == "\\" {
                         guard let escaped = iterator.next() else { break }
                         if !["\"", "\\", "$", "`"].contains(escaped) { word.append("\\") }
@@ -62,7 +68,9 @@ public enum ArgumentTokenizer: Sendable {
                 inWord = true
                 word.append(iterator.next() ?? "\\")
             default:
-                let startsValue = word.hasPrefix("--") && word.hasSuffix("=") && word.firstIndex(of: "=") == word.index(before: word.endIndex)
+                let startsValue =
+                    word.hasPrefix("--") && word.hasSuffix("=")
+                    && word.firstIndex(of: "=") == word.index(before: word.endIndex)
                 if character == "~", !inWord || startsValue { tilde = word.count }
                 inWord = true
                 word.append(character)

@@ -85,7 +85,8 @@ public struct Completer: Sendable {
             return spec.options.filter { $0.hasPrefix(current) }
         }
         if !spec.subcommands.isEmpty, depth == words.count {
-            return spec.subcommands.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix(current.lowercased()) }.sorted()
+            return spec.subcommands.flatMap { [$0.name] + $0.aliases }.filter { $0.hasPrefix(current.lowercased()) }
+                .sorted()
         }
         switch path {
         case ["fav", "tag"], ["fav", "untag"], ["fav", "add"]:
@@ -100,7 +101,8 @@ public struct Completer: Sendable {
 
     /// Which positional argument the next word is: the words typed after the command, not
     /// counting options and the values of those that take one.
-    static func positionalIndex(after words: ArraySlice<String>, optionsTakingValues: [String: ValueCompletion]) -> Int {
+    static func positionalIndex(after words: ArraySlice<String>, optionsTakingValues: [String: ValueCompletion]) -> Int
+    {
         var count = 0
         var skipsValue = false
         var afterTerminator = false

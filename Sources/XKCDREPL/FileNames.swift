@@ -73,7 +73,9 @@ public struct FileNames: Sendable {
             directory = currentDirectory + "/" + typedDirectory
         }
         let entries = (list(directory) ?? []).filter { entry in
-            guard entry.name.hasPrefix(prefix), prefix.hasPrefix(".") || !entry.name.hasPrefix(".") else { return false }
+            guard entry.name.hasPrefix(prefix), prefix.hasPrefix(".") || !entry.name.hasPrefix(".") else {
+                return false
+            }
             if entry.isDirectory { return true }
             if directoriesOnly { return false }
             return extensions.isEmpty || extensions.contains { entry.name.hasSuffix("." + $0) }

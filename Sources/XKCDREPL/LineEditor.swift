@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The prompt on a terminal, through libedit's readline interface: cursor keys, Ctrl-R,

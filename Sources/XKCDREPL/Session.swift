@@ -56,7 +56,8 @@ public struct Session {
     let numbersErrors: Bool
 
     /// The one line a person sees before the first prompt.
-    public static let hint = "Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave."
+    public static let hint =
+        "Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave."
 
     public init(
         host: CommandHost, library: Library, input: any LineSource, output: any OutputSink,
@@ -217,7 +218,8 @@ public struct Session {
     /// - Parameter numberLike: a first argument that starts with a digit or `#` is the comic,
     ///   as on the command line, so that `fav add 3z7` and `fav add 0` are errors there too, not
     ///   tags on the current comic.
-    private func onCurrentComic(_ command: [String], _ arguments: [String], numberLike: Bool = false) throws -> [String] {
+    private func onCurrentComic(_ command: [String], _ arguments: [String], numberLike: Bool = false) throws -> [String]
+    {
         if let first = arguments.first, (try? ComicReference(parsing: first)) != nil { return command + arguments }
         if numberLike, let first = arguments.first?.first, first.isASCII && first.isNumber || first == "#" {
             return command + arguments
@@ -235,7 +237,8 @@ public struct Session {
     private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
         let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel, logger: library.logger)
         let search = { @Sendable in
-            try engine.search(request.text, limit: request.limit, page: request.page, correctingSpelling: request.correctingSpelling)
+            try engine.search(
+                request.text, limit: request.limit, page: request.page, correctingSpelling: request.correctingSpelling)
         }
         guard let results = try await interruptibly(search) else { return .interrupted }
         if let problem = results.semanticProblem, !state.toldSemanticProblem {
@@ -250,7 +253,9 @@ public struct Session {
     }
 
     private func more(_ state: inout State) async throws -> Outcome {
-        guard var request = state.lastSearch, let results = state.lastResults else { throw REPLError.noSearchToContinue }
+        guard var request = state.lastSearch, let results = state.lastResults else {
+            throw REPLError.noSearchToContinue
+        }
         guard results.hasNextPage else {
             output.write("no more results (\(results.total) in all)\n")
             return .done

@@ -2,7 +2,7 @@ import CEditLine
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by the SIGINT handler; an atomic store is async-signal-safe.

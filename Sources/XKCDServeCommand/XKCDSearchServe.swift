@@ -37,10 +37,12 @@ struct XKCDSearchServe: AsyncParsableCommand {
             imageTimeout: .milliseconds(Int((ImageOptions.timeoutFromEnvironment ?? 5) * 1000)))
         if !configuration.isLoopback, !options.readOnly {
             Terminal.printError(
-                "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites")
+                "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites"
+            )
         }
         let server = APIServer(
-            configuration: configuration, database: database, imagesDirectory: global.paths.imagesDirectory, logger: logger)
+            configuration: configuration, database: database, imagesDirectory: global.paths.imagesDirectory,
+            logger: logger)
         try await server.run { url in
             // The line a script or a test waits for before its first request.
             print("serving \(url.absoluteString)")

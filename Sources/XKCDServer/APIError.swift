@@ -50,16 +50,19 @@ struct APIError: Error, HTTPResponseError {
         case let error as SearchError: return .badRequest(error.description, code: "unreadable-query")
         case StoreError.readOnly:
             // The file, its directory or its disk cannot be written: `--read-only` in effect.
-            return APIError(.forbidden, code: "read-only", message: "the index cannot be written: favourites cannot be changed")
+            return APIError(
+                .forbidden, code: "read-only", message: "the index cannot be written: favourites cannot be changed")
         case let error as LibraryError:
             switch error {
             case .notANumber, .belowFirst: return .badRequest(error.description, code: "bad-comic")
-            case .notYetPublished(let n, let latest): return .notFound("#\(n) does not exist yet: the latest is #\(latest)")
+            case .notYetPublished(let n, let latest):
+                return .notFound("#\(n) does not exist yet: the latest is #\(latest)")
             case .skipped404: return .notFound("#404 does not exist: xkcd skipped it on purpose")
             case .notIndexed(let n): return .notFound("#\(n) is not in the index")
             case .emptyIndex: return .notFound("the index holds no comics yet")
             case .notAFavourite(let n): return .notFound("#\(n) is not a favourite")
-            case .invalidTag(let tag, let reason): return .badRequest("the tag \(quoted(tag)) cannot be used: \(reason)", code: "bad-tag")
+            case .invalidTag(let tag, let reason):
+                return .badRequest("the tag \(quoted(tag)) cannot be used: \(reason)", code: "bad-tag")
             default: return nil
             }
         default: return nil
@@ -69,7 +72,9 @@ struct APIError: Error, HTTPResponseError {
 
 /// JSON answers in the one convention of ``JSONDocument``, the `--json` of the command line.
 enum JSONResponse {
-    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, cacheControl: String? = nil) throws -> Response {
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok, cacheControl: String? = nil) throws
+        -> Response
+    {
         var response = make(data: try JSONDocument.data(value), status: status)
         if let cacheControl { response.headers[.cacheControl] = cacheControl }
         return response

@@ -64,7 +64,10 @@ public struct APIServer: Sendable {
         /// The names a request's `Host` header may give: `host` and the names given, and the
         /// loopback names when serving on loopback.
         var hostNames: Set<String> {
-            var names = Set(([host] + allowedHosts).map { HostCheckMiddleware<BasicRequestContext>.name(ofAuthority: Self.bracketed($0)) })
+            var names = Set(
+                ([host] + allowedHosts).map {
+                    HostCheckMiddleware<BasicRequestContext>.name(ofAuthority: Self.bracketed($0))
+                })
             if isLoopback { names.formUnion(["localhost", "127.0.0.1", "[::1]"]) }
             return names
         }
@@ -109,7 +112,9 @@ public struct APIServer: Sendable {
     }
 
     /// The routes and their middleware: what the tests run with HummingbirdTesting.
-    public func makeApplication(onListening: @escaping @Sendable (URL) async -> Void = { _ in }) -> some ApplicationProtocol {
+    public func makeApplication(onListening: @escaping @Sendable (URL) async -> Void = { _ in })
+        -> some ApplicationProtocol
+    {
         let router = makeRouter()
         let host = configuration.host
         let (seconds, attoseconds) = configuration.idleTimeout.components
@@ -117,7 +122,8 @@ public struct APIServer: Sendable {
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                LimitedHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)))
+                LimitedHTTP1Channel(
+                    http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)))
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(host, port: configuration.port), serverName: nil, reuseAddress: false),
@@ -142,9 +148,10 @@ public struct APIServer: Sendable {
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: AccessLogMiddleware())
-        router.add(middleware: ContentSecurityByPath(
-            api: ContentSecurityMiddleware(contentSecurityPolicy: Self.contentSecurityPolicy),
-            pages: ContentSecurityMiddleware(contentSecurityPolicy: WebPages.contentSecurityPolicy)))
+        router.add(
+            middleware: ContentSecurityByPath(
+                api: ContentSecurityMiddleware(contentSecurityPolicy: Self.contentSecurityPolicy),
+                pages: ContentSecurityMiddleware(contentSecurityPolicy: WebPages.contentSecurityPolicy)))
         router.add(middleware: PublicCORSMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostCheckMiddleware(allowedNames: configuration.hostNames))
@@ -157,7 +164,8 @@ public struct APIServer: Sendable {
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
             let explains = try flag(request.uri.queryParameters, "explain")
             let page = try library.show(reference)
-            return try JSONResponse.make(ComicDocument(page: page, withExplanation: explains), for: request, as: reference)
+            return try JSONResponse.make(
+                ComicDocument(page: page, withExplanation: explains), for: request, as: reference)
         }
         get(router, "/api/comics/:comic/related") { request, context in
             let reference = try ComicReference(parsing: try context.parameters.require("comic"))
@@ -165,7 +173,8 @@ public struct APIServer: Sendable {
         }
         get(router, "/api/suggest") { request, _ in
             let typed = request.uri.queryParameters.get("q") ?? ""
-            return try JSONResponse.make(SuggestionsDocument(query: typed, suggestions: try library.suggestions(for: typed)))
+            return try JSONResponse.make(
+                SuggestionsDocument(query: typed, suggestions: try library.suggestions(for: typed)))
         }
         get(router, "/api/stats") { _, _ in
             var stats = try StatsDocument(reading: database, imagesDirectory: imagesDirectory, model: sentenceModel)
@@ -183,8 +192,9 @@ public struct APIServer: Sendable {
         get(router, "/images/:comic", use: image)
         WebPages(
             engine: engine, sentenceModel: sentenceModel, library: library, database: database,
-            imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly)
-            .add(to: router)
+            imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly
+        )
+        .add(to: router)
         return router
     }
 
@@ -196,7 +206,9 @@ public struct APIServer: Sendable {
     }
 
     /// Registers the handlers of a path, and a 405 naming them in `Allow` for the other methods.
-    private func on(_ router: Router<BasicRequestContext>, _ path: RouterPath, _ handlers: [HTTPRequest.Method: Handler]) {
+    private func on(
+        _ router: Router<BasicRequestContext>, _ path: RouterPath, _ handlers: [HTTPRequest.Method: Handler]
+    ) {
         let order: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
         let allowed = order.filter { handlers[$0] != nil }.map(\.rawValue).joined(separator: ", ")
         for method in order {
@@ -210,7 +222,8 @@ public struct APIServer: Sendable {
             router.on(path, method: method) { request, _ -> Response in
                 throw APIError(
                     .methodNotAllowed, code: "method-not-allowed",
-                    message: "\(request.method.rawValue) is not allowed here: only \(allowed)", headers: [.allow: allowed])
+                    message: "\(request.method.rawValue) is not allowed here: only \(allowed)",
+                    headers: [.allow: allowed])
             }
         }
     }
@@ -242,7 +255,9 @@ public struct APIServer: Sendable {
         return try JSONResponse.make(SearchResultsDocument(results))
     }
 
-    func number(_ parameters: Parameters, _ name: String, default: Int, in range: ClosedRange<Int>, says: String) throws -> Int {
+    func number(_ parameters: Parameters, _ name: String, default: Int, in range: ClosedRange<Int>, says: String) throws
+        -> Int
+    {
         guard let text = parameters.get(name) else { return `default` }
         guard let value = Int(text), range.contains(value) else {
             throw APIError.badRequest("\(name) must be \(says), not \(quoted(text))", code: "bad-parameter")

@@ -22,12 +22,15 @@ extension APIServer {
     func putFavourite(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         try checkChangeAllowed(request)
         guard Self.isJSON(request.headers[.contentType]) else {
-            throw APIError(.forbidden, code: "not-json", message: "the body must be sent as Content-Type: application/json")
+            throw APIError(
+                .forbidden, code: "not-json", message: "the body must be sent as Content-Type: application/json")
         }
         let reference = ComicReference.number(try comicNumber(context, naming: "a favourite"))
         let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
         struct Body: Decodable { var tags: [String]? }
-        guard let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))).map({ $0.tags ?? [] }) else {
+        guard
+            let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))).map({ $0.tags ?? [] })
+        else {
             throw APIError.badRequest(#"the body must be JSON such as {"tags": ["sql", "classic"]}"#, code: "bad-body")
         }
         let entry = try library.setFavourite(reference, tags: tags)
@@ -44,10 +47,12 @@ extension APIServer {
     /// 403 under `--read-only`, and for a request another site's page sent.
     private func checkChangeAllowed(_ request: Request) throws {
         if configuration.isReadOnly {
-            throw APIError(.forbidden, code: "read-only", message: "this server is read-only: favourites cannot be changed")
+            throw APIError(
+                .forbidden, code: "read-only", message: "this server is read-only: favourites cannot be changed")
         }
         guard Self.isSameOrigin(request) else {
-            throw APIError(.forbidden, code: "cross-origin", message: "favourites can only be changed by a page of this server")
+            throw APIError(
+                .forbidden, code: "cross-origin", message: "favourites can only be changed by a page of this server")
         }
     }
 
@@ -75,6 +80,7 @@ extension APIServer {
 
     /// `application/json`, with or without parameters (`; charset=utf-8`).
     static func isJSON(_ contentType: String?) -> Bool {
-        contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() == "application/json"
+        contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+            == "application/json"
     }
 }

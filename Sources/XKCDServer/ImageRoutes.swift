@@ -53,7 +53,8 @@ final class ImageRoutes: Sendable {
     func image(of comic: Comic, for request: Request) async throws -> Response {
         let id = comic.id
         guard ImageCache.fileName(comic: id, imageURL: comic.imageURL) != nil else {
-            throw APIError(.notFound, code: "no-image", message: "#\(id) has no image of its own: it is an interactive comic")
+            throw APIError(
+                .notFound, code: "no-image", message: "#\(id) has no image of its own: it is an interactive comic")
         }
         let data: Data
         if let kept = cache.image(comic: id, imageURL: comic.imageURL) {
@@ -76,7 +77,8 @@ final class ImageRoutes: Sendable {
     }
 
     private func unavailable(_ id: Comic.ID) -> APIError {
-        APIError(.notFound, code: "image-unavailable", message: "the image of #\(id) cannot be had now; try again later")
+        APIError(
+            .notFound, code: "image-unavailable", message: "the image of #\(id) cannot be had now; try again later")
     }
 
     /// One fetch a comic at a time: a request that comes while one is under way waits for it.
@@ -94,7 +96,8 @@ final class ImageRoutes: Sendable {
                     return .failure(.fetchFailed(reason: missing.reason, cause: missing.reason))
                 }
                 do throws(ImageUnavailable) {
-                    return .success(try await fetcher.image(comic: comic.id, imageURL: comic.imageURL, check: Self.check))
+                    return .success(
+                        try await fetcher.image(comic: comic.id, imageURL: comic.imageURL, check: Self.check))
                 } catch {
                     return .failure(error)
                 }

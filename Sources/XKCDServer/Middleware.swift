@@ -9,7 +9,9 @@ import XKCDStore
 /// Answers every error as JSON (``APIError``): the router's own 404, the library's errors as
 /// the API words them, and anything else as a 500 whose details go to the log only.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch {
@@ -19,7 +21,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             } else if let http = error as? HTTPError, http.status == .notFound {
                 apiError = .notFound("no such route")
             } else if let http = error as? any HTTPResponseError, http.status == .contentTooLarge {
-                apiError = APIError(.contentTooLarge, code: "too-large", message: "the body is larger than \(APIServer.maximumBodyBytes / 1024) KB")
+                apiError = APIError(
+                    .contentTooLarge, code: "too-large",
+                    message: "the body is larger than \(APIServer.maximumBodyBytes / 1024) KB")
             } else if let http = error as? any HTTPResponseError, http.status.code < 500 {
                 apiError = APIError(http.status, code: "bad-request", message: http.status.reasonPhrase.lowercased())
             } else {
@@ -40,7 +44,9 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Lowercased host names, IPv6 addresses in brackets.
     let allowedNames: Set<String>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard let authority = request.head.authority, allowedNames.contains(Self.name(ofAuthority: authority)) else {
             throw APIError(.badRequest, code: "wrong-host", message: "the Host header does not name this server")
         }
@@ -60,12 +66,15 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
 /// One line per request at `info`: method, path (never the query's text: what people search for
 /// is theirs), status and duration. The query string is logged at `debug` only.
 struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let milliseconds = (ContinuousClock.now - start).seconds * 1000
         context.logger.info(
-            "\(request.method.rawValue) \(sanitized(request.uri.path)) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms")
+            "\(request.method.rawValue) \(sanitized(request.uri.path)) \(response.status.code) \(String(format: "%.1f", milliseconds)) ms"
+        )
         if let query = request.uri.query {
             context.logger.debug("query string: \(sanitized(query))")
         }
@@ -80,7 +89,9 @@ struct ContentSecurityByPath<Context: RequestContext>: RouterMiddleware {
     let api: ContentSecurityMiddleware<Context>
     let pages: ContentSecurityMiddleware<Context>
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         let path = request.uri.path
         let isPage = !(path.hasPrefix("/api/") || path.hasPrefix("/images/") || path == "/healthz")
         return try await (isPage ? pages : api).handle(request, context: context, next: next)
@@ -91,9 +102,12 @@ struct ContentSecurityByPath<Context: RequestContext>: RouterMiddleware {
 /// images are public and read-only, so any page may read them (`Access-Control-Allow-Origin: *`,
 /// no credentials); the favourites are the owner's, and no other site's page may read them.
 struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
-    private let cors = CORSMiddleware<Context>(allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options])
+    private let cors = CORSMiddleware<Context>(
+        allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options])
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         if request.uri.path.hasPrefix("/api/favourites") {
             return try await next(request, context)
         }
@@ -108,7 +122,9 @@ struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
 ///
 /// Around each route's handler rather than a middleware: a middleware's `next` may not outlive
 /// the call, and the deadline's answer must not wait for it.
-func answer(within deadline: Duration, _ handler: @escaping @Sendable () async throws -> Response) async throws -> Response {
+func answer(within deadline: Duration, _ handler: @escaping @Sendable () async throws -> Response) async throws
+    -> Response
+{
     /// Whichever comes first, the handler's answer or the deadline, takes the continuation.
     final class Race: Sendable {
         let continuation = Mutex<CheckedContinuation<Response, any Error>?>(nil)
@@ -132,8 +148,10 @@ func answer(within deadline: Duration, _ handler: @escaping @Sendable () async t
                 try? await Task.sleep(for: deadline)
                 guard let continuation = race.continuation.withLock({ $0.take() }) else { return }
                 worker.cancel()
-                continuation.resume(throwing: APIError(
-                    .serviceUnavailable, code: "deadline", message: "no answer within \(deadline.components.seconds) s; try again later"))
+                continuation.resume(
+                    throwing: APIError(
+                        .serviceUnavailable, code: "deadline",
+                        message: "no answer within \(deadline.components.seconds) s; try again later"))
             }
         }
     }
@@ -155,7 +173,9 @@ struct IndexBuildingMiddleware<Context: RequestContext>: RouterMiddleware {
         self.database = database
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         if !hasComics.seen.load(ordering: .relaxed), request.uri.path != "/healthz" {
             if try database.latestComicID() != nil {
                 hasComics.seen.store(true, ordering: .relaxed)

@@ -24,7 +24,8 @@ extension APIServer {
                 throw APIError.badRequest("the body must be JSON: {\"text\": \"...\"}", code: "bad-body")
             }
             guard text.utf8.count <= SearchEngine.maximumPassageLength else { throw Self.passageTooLarge }
-            let limit = try number(request.uri.queryParameters, "limit", default: 10, in: Self.limits, says: "between 1 and 1000")
+            let limit = try number(
+                request.uri.queryParameters, "limit", default: 10, in: Self.limits, says: "between 1 and 1000")
             return try JSONResponse.make(RelevantDocument(try engine.relevant(to: text, limit: limit)))
         }
     }

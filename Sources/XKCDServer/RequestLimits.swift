@@ -95,10 +95,14 @@ final class RequestHeadLimitHandler: ChannelInboundHandler, RemovableChannelHand
     private static func refusal(ofHead bytes: [UInt8]) -> APIError? {
         let lineEnd = bytes.firstRange(of: [13, 10])?.lowerBound
         if (lineEnd ?? bytes.count) > maximumRequestLine {
-            return APIError(.uriTooLong, code: "too-long", message: "the request line is longer than \(maximumRequestLine / 1024) KB")
+            return APIError(
+                .uriTooLong, code: "too-long",
+                message: "the request line is longer than \(maximumRequestLine / 1024) KB")
         }
         if bytes.count > maximumHead {
-            return APIError(.contentTooLarge, code: "too-large", message: "the request's headers are larger than \(maximumHead / 1024) KB")
+            return APIError(
+                .contentTooLarge, code: "too-large",
+                message: "the request's headers are larger than \(maximumHead / 1024) KB")
         }
         return nil
     }
@@ -125,14 +129,15 @@ final class RequestHeadLimitHandler: ChannelInboundHandler, RemovableChannelHand
         state = .refused(discarded: 0)
         logger.info("request refused before reading it: \(error.status.code) \(error.code)")
         let body = Array(#"{"error":{"code":"\#(error.code)","message":"\#(error.message)"}}"#.utf8)
-        let head = [
-            "HTTP/1.1 \(error.status.code) \(error.status.reasonPhrase)",
-            "Content-Type: application/json; charset=utf-8",
-            "Content-Length: \(body.count)",
-            "Connection: close",
-            "X-Content-Type-Options: nosniff",
-            "Content-Security-Policy: \(APIServer.contentSecurityPolicy)",
-        ].joined(separator: "\r\n") + "\r\n\r\n"
+        let head =
+            [
+                "HTTP/1.1 \(error.status.code) \(error.status.reasonPhrase)",
+                "Content-Type: application/json; charset=utf-8",
+                "Content-Length: \(body.count)",
+                "Connection: close",
+                "X-Content-Type-Options: nosniff",
+                "Content-Security-Policy: \(APIServer.contentSecurityPolicy)",
+            ].joined(separator: "\r\n") + "\r\n\r\n"
         var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.count)
         buffer.writeString(head)
         buffer.writeBytes(body)

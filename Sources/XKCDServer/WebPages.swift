@@ -19,7 +19,8 @@ struct WebPages: Sendable {
     let isReadOnly: Bool
 
     init(
-        engine: SearchEngine, sentenceModel: SentenceModel, library: Library, database: ComicDatabase, imagesDirectory: URL,
+        engine: SearchEngine, sentenceModel: SentenceModel, library: Library, database: ComicDatabase,
+        imagesDirectory: URL,
         isReadOnly: Bool
     ) {
         // They come with the build; without them every page is a 500 (the log says which).
@@ -41,7 +42,8 @@ struct WebPages: Sendable {
     /// the bundle is not where it was built.
     static let webDirectory: URL = {
         // /proc/self/exe is the executable with every symbolic link resolved.
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             .map { URL(fileURLWithPath: $0) } ?? URL(fileURLWithPath: CommandLine.arguments[0])
         let directory = executable.deletingLastPathComponent()
         let candidates = [
@@ -62,7 +64,8 @@ struct WebPages: Sendable {
     static func loadTemplates() throws -> MustacheLibrary {
         var library = MustacheLibrary()
         let directory = webDirectory.appendingPathComponent("templates")
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasSuffix(".mustache") {
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        where name.hasSuffix(".mustache") {
             let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
             try library.register(text, named: String(name.dropLast(".mustache".count)))
         }
@@ -82,9 +85,10 @@ struct WebPages: Sendable {
         router.post("/:comic/favourite") { request, context in
             try await render(request) { try await toggleFavourite(request, context: context) }
         }
-        router.add(middleware: FileMiddleware(
-            Self.webDirectory.appendingPathComponent("static").path, urlBasePath: "/static",
-            cacheControl: CacheControl([(MediaType(type: .any), [.public, .maxAge(3600)])])))
+        router.add(
+            middleware: FileMiddleware(
+                Self.webDirectory.appendingPathComponent("static").path, urlBasePath: "/static",
+                cacheControl: CacheControl([(MediaType(type: .any), [.public, .maxAge(3600)])])))
     }
 
     // MARK: Answers
@@ -103,7 +107,9 @@ struct WebPages: Sendable {
             outcome = try await make()
         } catch {
             guard let apiError = APIError.from(error) else { throw error }
-            outcome = .page(template: "error", title: "Not here", status: apiError.status, content: ErrorView(message: apiError.message))
+            outcome = .page(
+                template: "error", title: "Not here", status: apiError.status,
+                content: ErrorView(message: apiError.message))
         }
         switch outcome {
         case .redirect(let location):
@@ -111,7 +117,9 @@ struct WebPages: Sendable {
         case .page(let template, let title, let status, let content):
             let query = request.uri.path == "/search" ? request.uri.queryParameters.get("q") ?? "" : ""
             let page = PageView(title: title, query: query, content: content)
-            guard let html = templates.render(page, withTemplate: template) else { throw APIError.notFound("no such page") }
+            guard let html = templates.render(page, withTemplate: template) else {
+                throw APIError.notFound("no such page")
+            }
             return Response(
                 status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
@@ -138,9 +146,13 @@ struct WebPages: Sendable {
             view.isExact = isExact
             return .page(template: "search", title: "\(query) – search", content: view)
         } catch let error as QueryError {
-            return .page(template: "search", title: "Search", status: .badRequest, content: SearchView(problem: error.description))
+            return .page(
+                template: "search", title: "Search", status: .badRequest,
+                content: SearchView(problem: error.description))
         } catch let error as SearchError {
-            return .page(template: "search", title: "Search", status: .badRequest, content: SearchView(problem: error.description))
+            return .page(
+                template: "search", title: "Search", status: .badRequest,
+                content: SearchView(problem: error.description))
         }
     }
 
@@ -158,12 +170,16 @@ struct WebPages: Sendable {
         let tag = tag.flatMap { $0.isEmpty ? nil : $0 }
         let entries = try library.favourites(taggedWith: tag).map { entry in
             FavouritesView.Entry(
-                num: entry.favourite.id, title: entry.comic?.title ?? "not in the index yet", tags: entry.favourite.tags)
+                num: entry.favourite.id, title: entry.comic?.title ?? "not in the index yet", tags: entry.favourite.tags
+            )
         }
-        let tags = try library.tagCounts().map { FavouritesView.Tag(name: $0.tag, count: $0.count, isChosen: $0.tag == tag) }
+        let tags = try library.tagCounts().map {
+            FavouritesView.Tag(name: $0.tag, count: $0.count, isChosen: $0.tag == tag)
+        }
         return .page(
             template: "favourites", title: "Favourites",
-            content: FavouritesView(tag: tag, entries: entries, tags: tags, hasTags: !tags.isEmpty, isEmpty: entries.isEmpty))
+            content: FavouritesView(
+                tag: tag, entries: entries, tags: tags, hasTags: !tags.isEmpty, isEmpty: entries.isEmpty))
     }
 
     private func about() throws -> Outcome {
@@ -176,12 +192,14 @@ struct WebPages: Sendable {
     /// form cannot change the favourites; then back to the comic (303).
     private func toggleFavourite(_ request: Request, context: BasicRequestContext) async throws -> Outcome {
         guard APIServer.isSameOrigin(request) else {
-            return .page(template: "error", title: "Refused", status: .forbidden,
-                         content: ErrorView(message: "favourites can be changed from this server's own pages only"))
+            return .page(
+                template: "error", title: "Refused", status: .forbidden,
+                content: ErrorView(message: "favourites can be changed from this server's own pages only"))
         }
         guard !isReadOnly else {
-            return .page(template: "error", title: "Refused", status: .forbidden,
-                         content: ErrorView(message: "this server is read-only: favourites cannot be changed"))
+            return .page(
+                template: "error", title: "Refused", status: .forbidden,
+                content: ErrorView(message: "this server is read-only: favourites cannot be changed"))
         }
         let reference = try ComicReference(parsing: try context.parameters.require("comic"))
         // A form of one button and a tags field: 16 kB is plenty.
@@ -208,10 +226,12 @@ struct WebPages: Sendable {
     private func comicView(_ page: ComicPage) throws -> ComicView {
         let id = page.comic.id
         let related = try library.related(.number(id)).related.map { comic in
-            ComicView.Related(num: comic.id, title: comic.title, why: comic.reasons.map(\.rawValue).joined(separator: ", "))
+            ComicView.Related(
+                num: comic.id, title: comic.title, why: comic.reasons.map(\.rawValue).joined(separator: ", "))
         }
         return ComicView(
-            page: page, cache: ImageCache(directory: imagesDirectory), previous: try database.comicID(before: id), next: try database.comicID(after: id),
+            page: page, cache: ImageCache(directory: imagesDirectory), previous: try database.comicID(before: id),
+            next: try database.comicID(after: id),
             first: try database.firstComicID(), latest: try database.latestComicID(), related: related,
             isReadOnly: isReadOnly)
     }
@@ -364,7 +384,8 @@ struct SearchView: Sendable {
 
     /// `text` as a value in a URL's query: `&`, `+`, `=` and `#` encoded too.
     static func parameter(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#"))) ?? ""
+        text.addingPercentEncoding(
+            withAllowedCharacters: .urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#"))) ?? ""
     }
 
     /// The snippet cut at the engine's marks, so that the template marks the matched words and

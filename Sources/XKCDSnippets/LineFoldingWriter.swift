@@ -33,7 +33,9 @@ struct LineFoldingWriter {
             switch byte {
             case 0x0A...0x0D: breakLength = 1  // LF, VT, FF, CR
             case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: breakLength = 2  // NEL
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+            case 0xE2
+            where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                 breakLength = 3  // LINE SEPARATOR, PARAGRAPH SEPARATOR
             default: break
             }

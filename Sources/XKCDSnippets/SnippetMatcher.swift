@@ -54,7 +54,8 @@ package struct SnippetMatcher {
             // Porter adds an "e" to some stems ("hoping" is "hope"): a word starting with the
             // stem without it is of the stem's query word too.
             let stemsBeginning = stemPatterns.filter { stem in
-                word.starts(with: stem.pattern) || (stem.pattern.last == UInt8(ascii: "e") && word.starts(with: stem.pattern.dropLast()))
+                word.starts(with: stem.pattern)
+                    || (stem.pattern.last == UInt8(ascii: "e") && word.starts(with: stem.pattern.dropLast()))
             }
             if let prefix = prefixPatterns.firstIndex(where: { word.starts(with: $0) }) {
                 groups.append(stems.count + prefix)
@@ -101,7 +102,9 @@ package struct SnippetMatcher {
         // of "newton", not "new". One sort of the patterns, not one per byte.
         let wordCount = self.wordCount
         let bucketed = patterns.indices.filter { !patterns[$0].isEmpty }.sorted { a, b in
-            (patterns[a][0], a < wordCount ? 0 : 1, -patterns[a].count, a) < (patterns[b][0], b < wordCount ? 0 : 1, -patterns[b].count, b)
+            (patterns[a][0], a < wordCount ? 0 : 1, -patterns[a].count, a) < (
+                patterns[b][0], b < wordCount ? 0 : 1, -patterns[b].count, b
+            )
         }
         self.bucketed = bucketed
         var bucketStarts = [Int](repeating: bucketed.count, count: 257)
@@ -113,10 +116,13 @@ package struct SnippetMatcher {
         }
         self.bucketStarts = bucketStarts
         // The distinct first bytes, in byte order as `bucketed` is.
-        var firstLetters: [UInt8] = [], otherFirstBytes: [UInt8] = []
+        var firstLetters: [UInt8] = []
+        var otherFirstBytes: [UInt8] = []
         for index in bucketed {
             let byte = patterns[index][0]
-            guard SnippetWindow.lowered(byte) == byte, byte != firstLetters.last, byte != otherFirstBytes.last else { continue }
+            guard SnippetWindow.lowered(byte) == byte, byte != firstLetters.last, byte != otherFirstBytes.last else {
+                continue
+            }
             if byte &- UInt8(ascii: "a") < 26 {
                 firstLetters.append(byte)
             } else {
@@ -126,8 +132,12 @@ package struct SnippetMatcher {
         checksEveryStart = firstLetters.count + otherFirstBytes.count > 8
         var firstBytes = XKCDFirstBytes()
         if !checksEveryStart {
-            withUnsafeMutableBytes(of: &firstBytes.letters) { $0.copyBytes(from: firstLetters.flatMap { repeatElement($0, count: 16) }) }
-            withUnsafeMutableBytes(of: &firstBytes.others) { $0.copyBytes(from: otherFirstBytes.flatMap { repeatElement($0, count: 16) }) }
+            withUnsafeMutableBytes(of: &firstBytes.letters) {
+                $0.copyBytes(from: firstLetters.flatMap { repeatElement($0, count: 16) })
+            }
+            withUnsafeMutableBytes(of: &firstBytes.others) {
+                $0.copyBytes(from: otherFirstBytes.flatMap { repeatElement($0, count: 16) })
+            }
             firstBytes.letterCount = Int32(firstLetters.count)
             firstBytes.otherCount = Int32(otherFirstBytes.count)
         }
@@ -175,10 +185,13 @@ package struct SnippetMatcher {
                     while position < end {
                         let index = bucketed[position]
                         position += 1
-                        let start = starts[index], length = starts[index + 1] - start
+                        let start = starts[index]
+                        let length = starts[index + 1] - start
                         guard index < wordCount ? length == range.count : length <= range.count else { continue }
                         var offset = 0
-                        while offset < length, SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[start + offset] {
+                        while offset < length,
+                            SnippetWindow.lowered(text[range.lowerBound + offset]) == patterns[start + offset]
+                        {
                             offset += 1
                         }
                         if offset == length { return index }

@@ -44,7 +44,8 @@ package struct SnippetWindow {
     /// - Returns: `isWhole` false when the scan stopped: `wordCount` is then the words read,
     ///   and the text may go on.
     package static func matches(
-        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil, into matches: inout [Match]
+        in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, stoppingWithin window: Int? = nil,
+        into matches: inout [Match]
     ) -> (wordCount: Int, isWhole: Bool) {
         matches.removeAll(keepingCapacity: true)
         guard let base = text.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return (0, true) }
@@ -59,55 +60,60 @@ package struct SnippetWindow {
         // The matcher's tables through buffers taken once: a long query's scan reads most words
         // of a text.
         matcher.byteClasses.withUnsafeBufferPointer { byteClasses in
-        matcher.pairs.withUnsafeBufferPointer { pairs in
-            var blocks = WordBlocks(text, firstBytes: matcher.firstBytes)
-            scan: while let block = blocks.next() {
-                let offset = block.offset, starts = block.starts, ends = block.ends
-                // Starts of words whose first byte, lowered, begins a pattern.
-                let candidates = checksEveryStart ? starts : starts & block.firsts
-                let blockStart = wordCount
-                // Most blocks hold no candidate, and most scans never stop.
-                if candidates == 0, stopAfter == .max {
-                    wordCount += Int(xkcd_count16(starts))
-                    continue
-                }
-                // Eight bytes at a time, as the stop is checked: a scan stops after the same word
-                // whatever the block size.
-                var half: UInt32 = 0x00FF
-                while half != 0 {
-                    defer { half = half == 0x00FF ? 0xFF00 : 0 }
-                    var halfCandidates = candidates & half
-                    while halfCandidates != 0 {
-                        let bit = halfCandidates.trailingZeroBitCount
-                        halfCandidates &= halfCandidates &- 1
-                        let start = offset + bit
-                        guard matcher.mayMatch(base, count: count, wordAt: start, byteClasses: byteClasses, pairs: pairs) else {
-                            continue
-                        }
-                        var end: Int
-                        if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
-                            end = offset + endsAfter.trailingZeroBitCount
-                        } else {
-                            end = min(offset + WordBlocks.size, count)
-                            while end < count, isWordByte(base[end]) { end += 1 }
-                        }
-                        if let pattern = matcher.match(text, start..<end) {
-                            let ordinal = blockStart + Int(xkcd_count16(starts & ((1 << UInt32(bit)) &- 1)))
-                            matches.append((ordinal, pattern, start))
-                            if let window, !lastSeen.isEmpty, stopAfter == .max {
-                                lastSeen[matcher.groups[pattern]] = ordinal
-                                if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+            matcher.pairs.withUnsafeBufferPointer { pairs in
+                var blocks = WordBlocks(text, firstBytes: matcher.firstBytes)
+                scan: while let block = blocks.next() {
+                    let offset = block.offset
+                    let starts = block.starts
+                    let ends = block.ends
+                    // Starts of words whose first byte, lowered, begins a pattern.
+                    let candidates = checksEveryStart ? starts : starts & block.firsts
+                    let blockStart = wordCount
+                    // Most blocks hold no candidate, and most scans never stop.
+                    if candidates == 0, stopAfter == .max {
+                        wordCount += Int(xkcd_count16(starts))
+                        continue
+                    }
+                    // Eight bytes at a time, as the stop is checked: a scan stops after the same word
+                    // whatever the block size.
+                    var half: UInt32 = 0x00FF
+                    while half != 0 {
+                        defer { half = half == 0x00FF ? 0xFF00 : 0 }
+                        var halfCandidates = candidates & half
+                        while halfCandidates != 0 {
+                            let bit = halfCandidates.trailingZeroBitCount
+                            halfCandidates &= halfCandidates &- 1
+                            let start = offset + bit
+                            guard
+                                matcher.mayMatch(
+                                    base, count: count, wordAt: start, byteClasses: byteClasses, pairs: pairs)
+                            else {
+                                continue
+                            }
+                            var end: Int
+                            if case let endsAfter = ends & ~((1 << UInt32(bit)) &- 1), endsAfter != 0 {
+                                end = offset + endsAfter.trailingZeroBitCount
+                            } else {
+                                end = min(offset + WordBlocks.size, count)
+                                while end < count, isWordByte(base[end]) { end += 1 }
+                            }
+                            if let pattern = matcher.match(text, start..<end) {
+                                let ordinal = blockStart + Int(xkcd_count16(starts & ((1 << UInt32(bit)) &- 1)))
+                                matches.append((ordinal, pattern, start))
+                                if let window, !lastSeen.isEmpty, stopAfter == .max {
+                                    lastSeen[matcher.groups[pattern]] = ordinal
+                                    if lastSeen.allSatisfy({ $0 > ordinal - window }) { stopAfter = ordinal + window }
+                                }
                             }
                         }
-                    }
-                    wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
-                    if wordCount > stopAfter {
-                        isWhole = false
-                        break scan
+                        wordCount = blockStart + Int(xkcd_count16(starts & (half | 0x00FF)))
+                        if wordCount > stopAfter {
+                            isWhole = false
+                            break scan
+                        }
                     }
                 }
             }
-        }
         }
         return (wordCount, isWhole)
     }
@@ -132,9 +138,11 @@ package struct SnippetWindow {
         // enters (window ending on it) or leaves (ending `length` words after it), and a better
         // window can only begin where one enters; so only those ends are visited.
         var counts = [Int](repeating: 0, count: matcher.groupCount)
-        var distinct = 0, hits = 0
+        var distinct = 0
+        var hits = 0
         var best = (distinct: 0, hits: 0, first: 0)
-        var entering = 0, leaving = 0
+        var entering = 0
+        var leaving = 0
         while entering < matches.count || leaving < matches.count {
             let enterEnd = entering < matches.count ? matches[entering].ordinal : .max
             let leaveEnd = leaving < matches.count ? matches[leaving].ordinal + length : .max
@@ -241,7 +249,9 @@ package struct SnippetWindow {
     /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:matches:)` was given.
     package func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
-        let ellipsis = Self.ellipsis, open = marks.open, close = marks.close
+        let ellipsis = Self.ellipsis
+        let open = marks.open
+        let close = marks.close
         let matchCount = words.count { $0.isMatch }
         let tail = isCutAfter ? last.end : text.count
         // Folding line breaks never lengthens the text.

@@ -39,7 +39,8 @@ struct WordBlocks {
     mutating func next() -> Block? {
         guard let base, offset < count else { return nil }
         let remaining = count - offset
-        let masks = remaining >= Self.size
+        let masks =
+            remaining >= Self.size
             ? xkcd_classify16(base + offset, &firstBytes)
             : xkcd_classify_tail(base + offset, Int32(remaining), &firstBytes)
         let before = (masks.words << 1 | previous) & 0xFFFF

@@ -4,7 +4,7 @@ import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A comic's image with its page, drawn by this executable started in other roles, so that a
@@ -37,7 +37,8 @@ struct ComicImage {
         } else if let missing = cache.missing(comic: comic.id, imageURL: comic.imageURL) {
             if global.verbose {
                 Terminal.printError(
-                    "no image: \(missing.reason) (at \(Self.clock(missing.since)); asked again after \(Self.clock(missing.until)))")
+                    "no image: \(missing.reason) (at \(Self.clock(missing.since)); asked again after \(Self.clock(missing.until)))"
+                )
             }
             startPager()
             print(page)

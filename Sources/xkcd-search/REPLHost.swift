@@ -74,27 +74,35 @@ struct REPLHost {
                     }
                     if let index = command as? XKCDSearch.Index {
                         let forwarded = index.indexerArguments(typed: Array(arguments.dropFirst()))
-                        return .runUntilStopped { try await SiblingExecutable.locate(.indexer).run(arguments: forwarded) }
+                        return .runUntilStopped {
+                            try await SiblingExecutable.locate(.indexer).run(arguments: forwarded)
+                        }
                     }
                     // The server would replace the session's process: it runs from the shell.
                     if command is XKCDSearch.Serve {
                         throw REPLError.command("'serve' runs from the shell, not in the session: xkcd-search serve")
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
-                        return .search(SearchRequest(
-                            text: search.words.joined(separator: " "), limit: search.limit, page: search.page,
-                            isPaged: !search.global.noPager, correctingSpelling: !search.exact,
-                            render: Self.render(colored: search.global.usesColor)))
+                        return .search(
+                            SearchRequest(
+                                text: search.words.joined(separator: " "), limit: search.limit, page: search.page,
+                                isPaged: !search.global.noPager, correctingSpelling: !search.exact,
+                                render: Self.render(colored: search.global.usesColor)))
                     }
                     let parsed = ParsedCommand(command: command)
-                    return Self.pagesOutput(of: command) ? .run { try await parsed.run() } : .runOnTerminal { try await parsed.run() }
+                    return Self.pagesOutput(of: command)
+                        ? .run { try await parsed.run() } : .runOnTerminal { try await parsed.run() }
                 } catch {
-                    if XKCDSearch.exitCode(for: error) == .success { return .output(XKCDSearch.fullMessage(for: error)) }
-                    throw REPLError.command(sanitized(Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true))
+                    if XKCDSearch.exitCode(for: error) == .success {
+                        return .output(XKCDSearch.fullMessage(for: error))
+                    }
+                    throw REPLError.command(
+                        sanitized(Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true))
                 }
             },
             describe: { error in
-                let message = sanitized(Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true)
+                let message = sanitized(
+                    Advice.adding(to: XKCDSearch.message(for: error), for: error), keepingNewlines: true)
                 return message.isEmpty ? nil : message
             },
             renderSearch: Self.render(colored: Terminal.usesColor(color)),
@@ -124,7 +132,10 @@ struct REPLHost {
             var arguments: [Argument]?
         }
         struct Argument: Decodable {
-            struct Name: Decodable { var kind: String; var name: String }
+            struct Name: Decodable {
+                var kind: String
+                var name: String
+            }
             /// `{"list": {"values": [...]}}`, `{"file": {"extensions": [...]}}`, `{"directory": {}}`, ….
             struct Kind: Decodable {
                 struct Values: Decodable { var values: [String] }
@@ -221,7 +232,7 @@ struct ParsedCommand: @unchecked Sendable {
             } else {
                 try command.run()
             }
-        } catch where XKCDSearch.exitCode(for: error) == .success {
+        } catch  where XKCDSearch.exitCode(for: error) == .success {
             print(XKCDSearch.fullMessage(for: error))
         }
     }

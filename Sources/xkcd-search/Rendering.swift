@@ -5,7 +5,7 @@ import XKCDFiles
 import XKCDKit
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension GlobalOptions {
@@ -22,7 +22,6 @@ struct Renderer {
     /// Columns to wrap at; nil leaves lines whole.
     var width: Int?
     var usesColor: Bool
-
 
     /// The line that ends `show` and `explain`: where the text comes from and under which licence.
     static let credit = "xkcd.com (CC BY-NC 2.5) · explanation: explain xkcd (CC BY-SA 3.0)"
@@ -137,7 +136,9 @@ struct PageOptions: ParsableArguments {
         }
         // The image of an interactive comic is only its still: say where the comic is.
         if page.isInteractive, ImageCache.fileName(comic: page.comic.id, imageURL: page.comic.imageURL) != nil {
-            Terminal.printError("#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it")
+            Terminal.printError(
+                "#\(page.comic.id) is an interactive comic: this is its still image; 'xkcd-search open \(page.comic.id)' plays it"
+            )
         }
         ComicImage(comic: page.comic, options: image, global: global).show(with: text)
     }
@@ -148,9 +149,11 @@ struct PageOptions: ParsableArguments {
 /// Returns the exit status, or -1 after saying why it could not start.
 func spawn(_ role: SiblingExecutable, _ arguments: [String], standardOutput: Int32? = nil) -> Int32 {
     do {
-        return try ChildProcess.run(role.path, argument0: role.kind.name, arguments: arguments, standardOutput: standardOutput)
+        return try ChildProcess.run(
+            role.path, argument0: role.kind.name, arguments: arguments, standardOutput: standardOutput)
     } catch {
-        Terminal.printError("no image: could not start \(role.kind.role): \(String(cString: strerror(error.code.rawValue)))")
+        Terminal.printError(
+            "no image: could not start \(role.kind.role): \(String(cString: strerror(error.code.rawValue)))")
         return -1
     }
 }

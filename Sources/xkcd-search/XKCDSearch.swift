@@ -19,7 +19,10 @@ struct XKCDSearch: AsyncParsableCommand {
             query that cannot be read, 3 when an index run left some comics failed.
             """,
         version: "0.1.0",
-        subcommands: [Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self, Random.self, Link.self, Open.self, Related.self, Relevant.self, Fav.self, About.self, Repl.self, Serve.self]
+        subcommands: [
+            Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self,
+            Random.self, Link.self, Open.self, Related.self, Relevant.self, Fav.self, About.self, Repl.self, Serve.self,
+        ]
     )
 
     /// The global options before a command are moved after it (``GlobalOptions/movedAfterTheCommand(_:)``);
@@ -39,8 +42,11 @@ enum Entry {
     static func main() {
         runRoleNamedByArgumentZero()
         do {
-            let arguments = try withImpliedCommand(GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
-            if arguments.first == "search", let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst())) {
+            let arguments = try withImpliedCommand(
+                GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
+            if arguments.first == "search",
+                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()))
+            {
                 try request.runAsProcess()
             }
             var command: any ParsableCommand
@@ -97,7 +103,9 @@ enum Entry {
         [command.configuration.commandName].compactMap { $0 } + command.configuration.aliases
     }
 
-    private static func unknownCommand(_ word: String, among commands: [any ParsableCommand.Type], of parent: String? = nil)
+    private static func unknownCommand(
+        _ word: String, among commands: [any ParsableCommand.Type], of parent: String? = nil
+    )
         -> ValidationError
     {
         let kind = parent.map { "'\($0)' command" } ?? "command"
@@ -111,14 +119,17 @@ enum Entry {
     private static func explained(_ error: any Error, of arguments: [String]) -> any Error {
         let message = XKCDSearch.message(for: error)
         let words = arguments.dropFirst().prefix { $0 != "--" }
-        for (option, value) in zip(words, words.dropFirst()) where ["--page", "--limit"].contains(option) && Int(value).map({ $0 < 0 }) == true {
+        for (option, value) in zip(words, words.dropFirst())
+        where ["--page", "--limit"].contains(option) && Int(value).map({ $0 < 0 }) == true {
             return ValidationError("\(option) must be 1 or more, not \(value)")
         }
-        for (option, value) in zip(words, words.dropFirst()) where option == "--timeout" && Double(value).map({ $0 < 0 }) == true {
+        for (option, value) in zip(words, words.dropFirst())
+        where option == "--timeout" && Double(value).map({ $0 < 0 }) == true {
             return IndexOptions.badTimeout(value)
         }
         if arguments.first == "search",
-            let word = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && Int($0) == nil }),
+            let word = words.first(where: { $0.count > 1 && $0.hasPrefix("-") && !$0.hasPrefix("--") && Int($0) == nil }
+            ),
             message.contains("'\(word)'")
         {
             // The words as typed, without the options and the values of those that take one.
@@ -134,7 +145,8 @@ enum Entry {
                 }
             }
             return ValidationError(
-                "\(quoted(word)) is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- \(query.joined(separator: " "))'")
+                "\(quoted(word)) is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- \(query.joined(separator: " "))'"
+            )
         }
         return error
     }

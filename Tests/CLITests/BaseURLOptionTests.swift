@@ -10,7 +10,10 @@ struct BaseURLOptionTests {
     @Test(arguments: [
         ["index", "--xkcd-url", "http://127.0.0.1:99999", "--explain-url", "http://127.0.0.1:9"],
         ["index", "--explain-url", "http://127.0.0.1:99999", "--xkcd-url", "http://127.0.0.1:9"],
-        ["index", "--image-url", "http://127.0.0.1:99999", "--xkcd-url", "http://127.0.0.1:9", "--explain-url", "http://127.0.0.1:9"],
+        [
+            "index", "--image-url", "http://127.0.0.1:99999", "--xkcd-url", "http://127.0.0.1:9", "--explain-url",
+            "http://127.0.0.1:9",
+        ],
         ["show", "327", "--image", "always", "--image-url", "http://127.0.0.1:99999"],
     ])
     func aPortThatIsNoPortIsRefused(_ arguments: [String]) async throws {

@@ -10,7 +10,8 @@ struct BashCompletionTests {
         try await withBrowseSandbox { sandbox in
             #expect(try await sandbox.run("fav", "add", "327", "sqltag").status == 0)
             let script = sandbox.directory.appendingPathComponent("complete.sh")
-            try Data(#"""
+            try Data(
+                #"""
                 source <("$1" --generate-completion-script bash)
                 PATH="$(dirname "$1"):$PATH"
                 db="$2"
@@ -28,7 +29,8 @@ struct BashCompletionTests {
                 complete_line "xkcd-search --db $db show "
                 complete_line "xkcd-search fav tag 327 --db $db "
                 complete_line "xkcd-search random --db $db --tag sq"
-                """#.utf8).write(to: script)
+                """#.utf8
+            ).write(to: script)
             let output = try await runTool(["bash", script.path, sandbox.cli.executable.path, sandbox.db])
             #expect(output.status == 0, "\(output.output)")
             let lines = output.output.split(separator: "\n").map(String.init)

@@ -3,11 +3,11 @@ import XKCDModel
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs the built `xkcd-search` executable as a child process, in a sandbox of its own.
@@ -73,7 +73,9 @@ struct BinaryRunner: Sendable {
         var stdoutSoFar: String { writtenSoFar("stdout") }
 
         private func writtenSoFar(_ name: String) -> String {
-            String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent(name))) ?? Data(), as: UTF8.self)
+            String(
+                decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent(name))) ?? Data(), as: UTF8.self
+            )
         }
 
         /// Sends `signal` (SIGKILL by default) to the child.
@@ -182,7 +184,9 @@ struct BinaryRunner: Sendable {
         }
         // The fixture server runs in the test process, which a loaded machine can leave seconds
         // behind: a request timeout that is not under test is a hang guard too.
-        if arguments.first == "index", !arguments.contains("--help"), !arguments.contains(where: { $0.hasPrefix("--timeout") }) {
+        if arguments.first == "index", !arguments.contains("--help"),
+            !arguments.contains(where: { $0.hasPrefix("--timeout") })
+        {
             arguments += ["--timeout", "600"]
         }
         // Likewise a server's per-request deadline, unless the test sets one.

@@ -17,7 +17,10 @@ enum FixtureIndex {
         return db
     }
 
-    struct TemplateFailed: Error, CustomStringConvertible { var output: String; var description: String { output } }
+    struct TemplateFailed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { output }
+    }
 
     /// A copy of the fixture index inside `directory`; returns its path.
     static func copy(into directory: URL) async throws -> String {
@@ -56,7 +59,8 @@ func withBrowseSandbox(_ body: (BrowseSandbox) async throws -> Void) async throw
 }
 
 /// Expects a failure: a non-zero status, nothing on stdout, one line on stderr containing `message`.
-func expectFailure(_ output: BinaryRunner.Output, _ message: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectFailure(_ output: BinaryRunner.Output, _ message: String, sourceLocation: SourceLocation = #_sourceLocation)
+{
     #expect(output.status != 0, "\(output)", sourceLocation: sourceLocation)
     #expect(output.stdout.isEmpty, "\(output)", sourceLocation: sourceLocation)
     #expect(output.stderrLines.count == 1, "\(output)", sourceLocation: sourceLocation)
@@ -115,7 +119,9 @@ struct BrowseCommandTests {
             for _ in 0..<3 {
                 let num = try #require(try await sandbox.json("random", "--json")["num"] as? Int)
                 #expect(Fixtures.comicIDs.contains(num))
-                #expect(Fixtures.comicIDs.contains(try #require(try await sandbox.json("show", "random", "--json")["num"] as? Int)))
+                #expect(
+                    Fixtures.comicIDs.contains(
+                        try #require(try await sandbox.json("show", "random", "--json")["num"] as? Int)))
             }
         }
     }
@@ -226,13 +232,15 @@ struct BrowseCommandTests {
                 #expect(output.status == 0, "\(arguments): \(output)")
                 #expect(output.stdout.contains("327"), "\(arguments): \(output)")
             }
-            let fromEnvironment = try await sandbox.cli.run(["show", "327"], environment: ["XKCD_SEARCH_DB": sandbox.db])
+            let fromEnvironment = try await sandbox.cli.run(
+                ["show", "327"], environment: ["XKCD_SEARCH_DB": sandbox.db])
             #expect(fromEnvironment.stdoutLines.first == "#327  Exploits of a Mom  (2007-10-10)", "\(fromEnvironment)")
             let overridden = try await sandbox.cli.run(
                 ["--db", sandbox.db, "show", "327"], environment: ["XKCD_SEARCH_DB": "/nonexistent/index.sqlite"])
             #expect(overridden.status == 0, "\(overridden)")
             // After `--` everything is words, a `--db` included.
-            let words = try await sandbox.cli.run(["search", "--", "--db", "x"], environment: ["XKCD_SEARCH_DB": sandbox.db])
+            let words = try await sandbox.cli.run(
+                ["search", "--", "--db", "x"], environment: ["XKCD_SEARCH_DB": sandbox.db])
             #expect(words.status == 0 && words.stderr.isEmpty, "\(words)")
         }
     }
@@ -242,7 +250,8 @@ struct BrowseCommandTests {
             let link = try await sandbox.run("link", "327")
             #expect(link.status == 0, "\(link)")
             #expect(link.stdout == "xkcd #327: Exploits of a Mom https://xkcd.com/327/\n")
-            #expect(try await sandbox.run("link", "#259").stdout == "xkcd #259: Clichéd Exchanges https://xkcd.com/259/\n")
+            #expect(
+                try await sandbox.run("link", "#259").stdout == "xkcd #259: Clichéd Exchanges https://xkcd.com/259/\n")
             // Sharing a comic is showing it: `next` goes on from there.
             #expect(try await sandbox.run("next").stdoutLines.first?.hasPrefix("#327  ") == true)
         }
@@ -252,7 +261,8 @@ struct BrowseCommandTests {
         try await withBrowseSandbox { sandbox in
             let script = sandbox.directory.appendingPathComponent("fake-browser")
             let opened = sandbox.directory.appendingPathComponent("opened.txt")
-            try "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nprintf '%s' \"$1\" > '\(opened.path)'\n".write(
+                to: script, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
 
             let comic = try await sandbox.run("open", "327", environment: ["BROWSER": script.path])
@@ -261,7 +271,8 @@ struct BrowseCommandTests {
             // Opening a comic is showing it: `next` goes on from there.
             #expect(try await sandbox.run("next").stdoutLines.first?.hasPrefix("#472  ") == true)
 
-            let explain = try await sandbox.run("open", "327", "--explain", environment: ["BROWSER": "nothing-here:" + script.path])
+            let explain = try await sandbox.run(
+                "open", "327", "--explain", environment: ["BROWSER": "nothing-here:" + script.path])
             #expect(explain.status == 0, "\(explain)")
             #expect(try String(contentsOf: opened, encoding: .utf8) == "https://www.explainxkcd.com/wiki/index.php/327")
 
@@ -275,13 +286,15 @@ struct BrowseCommandTests {
 
             // The entries are tried in turn: after one that fails, the next opens the page.
             try "".write(to: opened, atomically: true, encoding: .utf8)
-            let second = try await sandbox.run("open", "472", environment: ["BROWSER": failing.path + ":" + script.path])
+            let second = try await sandbox.run(
+                "open", "472", environment: ["BROWSER": failing.path + ":" + script.path])
             #expect(second.status == 0 && second.stderr.isEmpty, "\(second)")
             #expect(try String(contentsOf: opened, encoding: .utf8) == "https://xkcd.com/472/")
 
             // The browser has this process's standard input, as a terminal browser needs it.
             let reader = sandbox.directory.appendingPathComponent("reading-browser")
-            try "#!/bin/sh\nread line; printf '%s %s' \"$line\" \"$1\" > '\(opened.path)'\n".write(to: reader, atomically: true, encoding: .utf8)
+            try "#!/bin/sh\nread line; printf '%s %s' \"$line\" \"$1\" > '\(opened.path)'\n".write(
+                to: reader, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: reader.path)
             let typed = try await sandbox.cli.run(
                 ["open", "327", "--db", sandbox.db], environment: ["BROWSER": reader.path], stdin: Data("q\n".utf8))

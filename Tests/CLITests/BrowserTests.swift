@@ -19,7 +19,7 @@ struct BrowserTests {
             return "Chromium is not installed (Debian's chromium and chromium-driver: make test-deps)"
         }
         guard let python = TestPython.executable,
-              (try? runToolWaiting([python.path, "-c", "import selenium"]))?.status == 0
+            (try? runToolWaiting([python.path, "-c", "import selenium"]))?.status == 0
         else { return "Selenium is not installed in the tests' Python (make test-venv)" }
         return nil
     }()
@@ -44,7 +44,8 @@ struct BrowserTests {
             try FileManager.default.copyItem(at: Fixtures.imagesURL, to: imageFiles)
             for name in ["trick_play.png", "house_of_pancakes.png"] {
                 try FileManager.default.copyItem(
-                    at: Fixtures.imagesURL.appendingPathComponent("dependency.png"), to: imageFiles.appendingPathComponent(name))
+                    at: Fixtures.imagesURL.appendingPathComponent("dependency.png"),
+                    to: imageFiles.appendingPathComponent(name))
             }
             let images = FixtureServer(images: imageFiles)
             let base = try await images.start()
@@ -65,7 +66,9 @@ struct BrowserTests {
             // The server's own errors: none of the pages or assets failed.
             #expect(!served.stderr.contains(" 500 "), "\(served.stderr)")
 
-            let figures = try JSONSerialization.jsonObject(with: Data(contentsOf: artifacts.appendingPathComponent("figures.json"))) as? [String: Any]
+            let figures =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: artifacts.appendingPathComponent("figures.json"))) as? [String: Any]
             print("web page figures: \(figures ?? [:])")
 
             // What the browser did is in the index: `fav list` finds both favourites.

@@ -16,10 +16,11 @@ struct FavouriteCommandTests {
             #expect(try await sandbox.run("fav", "tag", "149", "sudo", "classic").stdout == "tagged sudo, classic\n")
 
             let list = try await sandbox.run("fav", "list")
-            #expect(list.stdoutLines == [
-                "#149  Sandwich  (2006-08-28)  [classic, sudo]",
-                "#327  Exploits of a Mom  (2007-10-10)  [bobby, sql]",
-            ], "\(list)")
+            #expect(
+                list.stdoutLines == [
+                    "#149  Sandwich  (2006-08-28)  [classic, sudo]",
+                    "#327  Exploits of a Mom  (2007-10-10)  [bobby, sql]",
+                ], "\(list)")
             #expect(try await sandbox.run("fav", "list", "--tag", "SQL").stdoutLines.count == 1)
             #expect(try await sandbox.run("fav", "list", "--tag", "nope").stdout == "no favourite is tagged 'nope'\n")
 
@@ -27,9 +28,11 @@ struct FavouriteCommandTests {
             #expect(tags.stdoutLines == ["bobby    1", "classic  1", "sql      1", "sudo     1"], "\(tags)")
 
             #expect(try await sandbox.run("fav", "untag", "327", "bobby", "nope").stdout == "untagged bobby\n")
-            #expect(try await sandbox.run("fav", "remove", "149").stdout == "removed #149 Sandwich from the favourites\n")
+            #expect(
+                try await sandbox.run("fav", "remove", "149").stdout == "removed #149 Sandwich from the favourites\n")
             expectFailure(try await sandbox.run("fav", "remove", "149"), "#149 is not a favourite")
-            #expect(try await sandbox.run("fav", "list").stdoutLines == ["#327  Exploits of a Mom  (2007-10-10)  [sql]"])
+            #expect(
+                try await sandbox.run("fav", "list").stdoutLines == ["#327  Exploits of a Mom  (2007-10-10)  [sql]"])
             // `show` says a comic is a favourite, with its tags.
             #expect(try await sandbox.run("show", "327").stdout.contains("yes (tags: sql)"))
         }
@@ -39,14 +42,16 @@ struct FavouriteCommandTests {
         try await withBrowseSandbox { sandbox in
             _ = try await sandbox.run("fav", "add", "327", "sql")
             let list = try await sandbox.run("fav", "list", "--json")
-            let entries = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+            let entries = try #require(
+                try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
             #expect(entries.count == 1)
             for key in ["num", "title", "date", "added", "tags", "url"] {
                 #expect(entries[0][key] != nil, "no \(key) in \(list)")
             }
             #expect(entries[0]["tags"] as? [String] == ["sql"])
             let tags = try await sandbox.run("fav", "tags", "--json")
-            let counts = try #require(try JSONSerialization.jsonObject(with: Data(tags.stdout.utf8)) as? [[String: Any]])
+            let counts = try #require(
+                try JSONSerialization.jsonObject(with: Data(tags.stdout.utf8)) as? [[String: Any]])
             #expect(counts.first?["tag"] as? String == "sql")
             #expect(counts.first?["count"] as? Int == 1)
             #expect(try await sandbox.json("stats", "--json")["favourites"] as? Int == 1)
@@ -59,7 +64,10 @@ struct FavouriteCommandTests {
         (["fav", "add", "4000"], "#4000 does not exist yet: the latest is #3282"),
         (["fav", "add", "abc"], "'abc' is not a comic number"),
         (["fav", "add", "0"], "#0 does not exist"),
-        (["fav", "add", "327", "foo bar"], "'foo bar' is not a valid tag: use one word of letters, digits, '-' and '_'"),
+        (
+            ["fav", "add", "327", "foo bar"],
+            "'foo bar' is not a valid tag: use one word of letters, digits, '-' and '_'"
+        ),
         (["fav", "add", "327", "ok", "no!"], "'no!' is not a valid tag"),
         (["fav", "tag", "327", "x"], "#327 is not a favourite"),
         (["fav", "untag", "327", "x"], "#327 is not a favourite"),
@@ -82,7 +90,8 @@ struct FavouriteCommandTests {
             let export = try await sandbox.run("fav", "export", file)
             #expect(export.stdout == "exported 2 favourites to \(file)\n", "\(export)")
             let stdout = try await sandbox.run("fav", "export")
-            let document = try #require(try JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8)) as? [String: Any])
+            let document = try #require(
+                try JSONSerialization.jsonObject(with: Data(stdout.stdout.utf8)) as? [String: Any])
             #expect(document["format"] as? String == "xkcd-search favourites")
             #expect(document["version"] as? Int == 1)
             #expect(document["exported"] is String)
@@ -115,7 +124,8 @@ struct FavouriteCommandTests {
                 .write(to: file, atomically: true, encoding: .utf8)
             expectFailure(
                 try await sandbox.run("fav", "import", file.path),
-                "\(file.path) is not a favourites export, so nothing was imported: favourites[1].num should be a number")
+                "\(file.path) is not a favourites export, so nothing was imported: favourites[1].num should be a number"
+            )
             try "hello".write(to: file, atomically: true, encoding: .utf8)
             expectFailure(try await sandbox.run("fav", "import", file.path), "it is not valid JSON")
             #expect(try await sandbox.run("fav", "list", "--json").stdout == before)

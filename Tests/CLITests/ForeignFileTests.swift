@@ -14,7 +14,10 @@ struct ForeignFileTests {
         func make(at path: String) async throws {
             switch self {
             case .foreign:
-                let result = try await runTool(["sqlite3", path, "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ann')"])
+                let result = try await runTool([
+                    "sqlite3", path,
+                    "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES (1, 'ann')",
+                ])
                 #expect(result.status == 0, "\(result.output)")
             case .empty:
                 try Data().write(to: URL(fileURLWithPath: path))
@@ -34,7 +37,9 @@ struct ForeignFileTests {
                 // Whole length, pages past the first overwritten: SQLite reads it and finds it corrupt.
                 try await withTemporaryDirectory { directory in
                     var index = try Data(contentsOf: URL(fileURLWithPath: try await FixtureIndex.copy(into: directory)))
-                    index.replaceSubrange(4096..<min(index.count, 4096 * 64), with: Data(repeating: 0xFF, count: min(index.count, 4096 * 64) - 4096))
+                    index.replaceSubrange(
+                        4096..<min(index.count, 4096 * 64),
+                        with: Data(repeating: 0xFF, count: min(index.count, 4096 * 64) - 4096))
                     try index.write(to: URL(fileURLWithPath: path))
                 }
             }
@@ -64,7 +69,8 @@ struct ForeignFileTests {
         try await withTemporaryDirectory { directory in
             let db = directory.appendingPathComponent("other.db").path
             try await kind.make(at: db)
-            try await body(directory, try BinaryRunner(sandbox: directory), db, try Data(contentsOf: URL(fileURLWithPath: db)))
+            try await body(
+                directory, try BinaryRunner(sandbox: directory), db, try Data(contentsOf: URL(fileURLWithPath: db)))
         }
     }
 
@@ -86,7 +92,9 @@ struct ForeignFileTests {
                 #expect(result.status != 0, "\(command): \(result)")
                 #expect(result.stderrLines.count == 1, "\(command): \(result)")
                 #expect(result.stderr.contains(kind.message), "\(command): \(result)")
-                #expect(!result.stderr.contains("SQLite error") && !result.stderr.contains("Fatal"), "\(command): \(result)")
+                #expect(
+                    !result.stderr.contains("SQLite error") && !result.stderr.contains("Fatal"), "\(command): \(result)"
+                )
                 #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "\(command) changed the \(kind) file")
                 #expect(try filesBeside(db) == [], "\(command) left them beside the \(kind) file")
             }

@@ -35,8 +35,14 @@ struct GlobalOptionTests {
 
     /// Each command with `-v` logs at least these, in this order; without it, nothing.
     static let logged: [(command: [String], lines: [String])] = [
-        (["search", "exploits", "of", "a", "mom"], ["opened the index", "query read as: exploits of a mom", "ranked by words:", "meaning:", "comics found"]),
-        (["search", SemanticSearchCommandTests.description], ["opened the index", "ranked by words:", "meaning: \"", "embedded and ranked with the words in"]),
+        (
+            ["search", "exploits", "of", "a", "mom"],
+            ["opened the index", "query read as: exploits of a mom", "ranked by words:", "meaning:", "comics found"]
+        ),
+        (
+            ["search", SemanticSearchCommandTests.description],
+            ["opened the index", "ranked by words:", "meaning: \"", "embedded and ranked with the words in"]
+        ),
         (["show", "327"], ["opened the index", "read #327 from the index", "#327 is now the comic shown last"]),
         (["explain", "327"], ["opened the index", "read #327 from the index", "#327 is now the comic shown last"]),
         (["next"], ["opened the index", "the comic shown last is #", "read #", "is now the comic shown last"]),
@@ -65,7 +71,9 @@ struct GlobalOptionTests {
                 }
                 #expect(verbose.stderrLines.allSatisfy { $0.contains(" info ") }, "\(command): \(verbose)")
                 if command.first != "about" {
-                    #expect(verbose.stderr.range(of: #"in \d+\.\d\d ms"#, options: .regularExpression) != nil, "\(command): \(verbose)")
+                    #expect(
+                        verbose.stderr.range(of: #"in \d+\.\d\d ms"#, options: .regularExpression) != nil,
+                        "\(command): \(verbose)")
                 }
             }
         }

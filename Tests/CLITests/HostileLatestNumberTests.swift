@@ -27,8 +27,12 @@ struct HostileLatestNumberTests {
             #expect(output.status == 1 && output.signal == nil, "\(output)")
             #expect(output.stdout.isEmpty, "\(output)")
             #expect(output.stderrLines.count == 1 && output.stderr.contains(reason), "\(output)")
-            #expect(served.server.requestLog.allSatisfy { $0 == FixtureServer.latestPath }, "asked for comics: \(served.server.requestLog.prefix(5))")
-            let stored = FileManager.default.fileExists(atPath: served.db) ? try sqliteLines(served.db, "SELECT count(*) FROM comic") : ["0"]
+            #expect(
+                served.server.requestLog.allSatisfy { $0 == FixtureServer.latestPath },
+                "asked for comics: \(served.server.requestLog.prefix(5))")
+            let stored =
+                FileManager.default.fileExists(atPath: served.db)
+                ? try sqliteLines(served.db, "SELECT count(*) FROM comic") : ["0"]
             #expect(stored == ["0"])
         }
     }
@@ -43,8 +47,12 @@ struct HostileLatestNumberTests {
             served.server.resetLog()
             let output = try await served.cli.run(["index", "--db", served.db] + served.urls)
             #expect(output.status == 1, "\(output)")
-            #expect(output.stderrLines.count == 1 && output.stderr.contains("the index's latest is #1190 of 2013-03-25"), "\(output)")
-            #expect(served.server.requestLog.allSatisfy { $0 == FixtureServer.latestPath }, "\(served.server.requestLog.prefix(5))")
+            #expect(
+                output.stderrLines.count == 1 && output.stderr.contains("the index's latest is #1190 of 2013-03-25"),
+                "\(output)")
+            #expect(
+                served.server.requestLog.allSatisfy { $0 == FixtureServer.latestPath },
+                "\(served.server.requestLog.prefix(5))")
             let latest = try await served.cli.run(["latest", "--db", served.db])
             #expect(latest.stdout.hasPrefix("#1190 "), "\(latest)")
         }

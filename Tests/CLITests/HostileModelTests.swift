@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A hostile model directory: a FIFO for one of its files, a vocabulary of 200 MB, weights of
@@ -32,14 +32,17 @@ struct HostileModelTests {
         let header = try #require(try JSONSerialization.jsonObject(with: data[8..<8 + length]) as? [String: Any])
         let tensor = try #require(header[name] as? [String: Any])
         if tensor["dtype"] as? String == "I8", name.hasSuffix(".weight") {
-            return try poison(model, tensor: String(name.dropLast("weight".count)) + "scale", row: row, count: 1, with: value)
+            return try poison(
+                model, tensor: String(name.dropLast("weight".count)) + "scale", row: row, count: 1, with: value)
         }
         let (offsets, shape) = try (#require(tensor["data_offsets"] as? [Int]), #require(tensor["shape"] as? [Int]))
         let half = tensor["dtype"] as? String == "F16"
         let size = half ? 2 : 4
         let start = 8 + length + offsets[0] + row * shape.dropFirst().reduce(1, *) * size
         for index in 0..<count {
-            let bytes = half ? withUnsafeBytes(of: Float16(value).bitPattern.littleEndian) { Data($0) }
+            let bytes =
+                half
+                ? withUnsafeBytes(of: Float16(value).bitPattern.littleEndian) { Data($0) }
                 : withUnsafeBytes(of: value.bitPattern.littleEndian) { Data($0) }
             data.replaceSubrange(start + index * size..<start + (index + 1) * size, with: bytes)
         }
@@ -78,7 +81,8 @@ struct HostileModelTests {
                 #expect((output.stdout + output.stderr).contains("not a regular file"), "\(arguments): \(output)")
             }
             let repl = try await sandbox.cli.run(
-                ["repl", "--db", sandbox.db], environment: environment, stdin: Data("search \(description)\nquit\n".utf8))
+                ["repl", "--db", sandbox.db], environment: environment,
+                stdin: Data("search \(description)\nquit\n".utf8))
             #expect(!repl.timedOut && repl.status == 0, "the REPL hung on a FIFO as \(file): \(repl)")
             #expect(repl.stdout.contains("#149"), "\(repl)")
         }
@@ -97,7 +101,8 @@ struct HostileModelTests {
                 try handle.close()
             }
             let output = try await sandbox.cli.run(
-                ["stats", "--db", sandbox.db], environment: ["XKCD_SEARCH_MODEL": model.path], wrapper: ["/usr/bin/time", "-v"])
+                ["stats", "--db", sandbox.db], environment: ["XKCD_SEARCH_MODEL": model.path],
+                wrapper: ["/usr/bin/time", "-v"])
             #expect(output.status == 0, "\(output)")
             #expect(output.stdout.contains("by meaning:    off: "), "\(output)")
             #expect(output.stdout.contains("larger than 4 MB"), "\(output)")
@@ -133,7 +138,8 @@ struct HostileModelTests {
         try await withTemporaryDirectory { directory in
             let model = try Self.modelCopy(in: directory) { model in
                 let vocabulary = try String(contentsOf: model.appendingPathComponent("vocab.txt"), encoding: .utf8)
-                let row = try #require(vocabulary.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "sandwich"))
+                let row = try #require(
+                    vocabulary.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(of: "sandwich"))
                 try Self.poison(model, tensor: "embeddings.word_embeddings.weight", row: row, count: 384, with: .nan)
             }
             let (cli, db, environment, index) = try await Self.indexFixtures(in: directory, with: model)
@@ -144,10 +150,16 @@ struct HostileModelTests {
             #expect(try sqliteLines(db, "SELECT count(*) FROM comicVector WHERE comicID = 149") == ["0"])
 
             let search = try await cli.run(
-                ["search", "a guy asks his buddy to make him a sandwich and only obeys once he invokes superuser privileges", "--db", db],
+                [
+                    "search",
+                    "a guy asks his buddy to make him a sandwich and only obeys once he invokes superuser privileges",
+                    "--db", db,
+                ],
                 environment: environment)
             #expect(search.status == 0, "\(search)")
-            #expect(search.stderrLines.count == 1 && search.stderr.contains("made no usable vector of this query"), "\(search)")
+            #expect(
+                search.stderrLines.count == 1 && search.stderr.contains("made no usable vector of this query"),
+                "\(search)")
         }
     }
 }

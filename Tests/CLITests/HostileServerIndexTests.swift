@@ -8,7 +8,11 @@ import _XKCDTestSupport
 @Suite("index against a hostile server")
 struct HostileServerIndexTests {
     struct Summary: Decodable {
-        struct Failure: Decodable { var num: Int; var what: String; var reason: String }
+        struct Failure: Decodable {
+            var num: Int
+            var what: String
+            var reason: String
+        }
         var latest: Int
         var failed: [Failure]
     }
@@ -20,14 +24,35 @@ struct HostileServerIndexTests {
             let comic149 = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
             let explain149 = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("explainxkcd/api/149.json"))
             let faults: [(path: String, fault: FixtureServer.Fault, what: String, num: Int, reason: String)] = [
-                (FixtureServer.comicPath(10), .body(Fixtures.renumbered(comic149, 99999)), "comic", 10, "it is comic #99999, not #10"),
-                (FixtureServer.comicPath(2), .body(Fixtures.renumbered(comic149, 0)), "comic", 2, "it is comic #0, not #2"),
+                (
+                    FixtureServer.comicPath(10), .body(Fixtures.renumbered(comic149, 99999)), "comic", 10,
+                    "it is comic #99999, not #10"
+                ),
+                (
+                    FixtureServer.comicPath(2), .body(Fixtures.renumbered(comic149, 0)), "comic", 2,
+                    "it is comic #0, not #2"
+                ),
                 (FixtureServer.comicPath(1), .body(comic149), "comic", 1, "it is comic #149, not #1"),
-                (FixtureServer.comicPath(149), .redirect("file:///etc/passwd"), "comic", 149, "redirected to file:///etc/passwd"),
-                (FixtureServer.comicPath(327), .gzipBomb(inflatedBytes: 256 << 20), "comic", 327, "larger than the limit of 4 MB"),
-                (FixtureServer.explainPath(472), .largeBody(bytes: 50 << 20, announced: false), "explanation", 472, "larger than the limit"),
-                (FixtureServer.explainPath(1116), .largeBody(bytes: 50 << 20, announced: true), "explanation", 1116, "larger than the limit"),
-                (FixtureServer.explainPath(1137), .body(explain149), "explanation", 1137, "the page is '149: Sandwich', not #1137's"),
+                (
+                    FixtureServer.comicPath(149), .redirect("file:///etc/passwd"), "comic", 149,
+                    "redirected to file:///etc/passwd"
+                ),
+                (
+                    FixtureServer.comicPath(327), .gzipBomb(inflatedBytes: 256 << 20), "comic", 327,
+                    "larger than the limit of 4 MB"
+                ),
+                (
+                    FixtureServer.explainPath(472), .largeBody(bytes: 50 << 20, announced: false), "explanation", 472,
+                    "larger than the limit"
+                ),
+                (
+                    FixtureServer.explainPath(1116), .largeBody(bytes: 50 << 20, announced: true), "explanation", 1116,
+                    "larger than the limit"
+                ),
+                (
+                    FixtureServer.explainPath(1137), .body(explain149), "explanation", 1137,
+                    "the page is '149: Sandwich', not #1137's"
+                ),
             ]
             for fault in faults { server.setFault(fault.fault, forPath: fault.path) }
             // Embedding too, as a default run does: the model's mapping counts in the peak.

@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `index --vectors` with a hostile file, and vectors in the index that no model made: a file
@@ -25,7 +25,8 @@ struct HostileVectorFileTests {
 
         func index(_ vectors: String, wrapper: [String] = []) async throws -> BinaryRunner.Output {
             try await cli.run(
-                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--vectors", vectors, "--json"], wrapper: wrapper)
+                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--vectors", vectors, "--json"],
+                wrapper: wrapper)
         }
 
         /// Runs SQL on the vectors file (or `file`) with the sqlite3 shell.
@@ -47,7 +48,8 @@ struct HostileVectorFileTests {
         let model = try #require(try sqliteLines(db, "SELECT DISTINCT model FROM comicVector").first)
         let comics = try #require(Int(try sqliteLines(db, "SELECT count(*) FROM comic").first ?? ""))
         let export = try await runTool([
-            "sqlite3", db, """
+            "sqlite3", db,
+            """
             ATTACH DATABASE '\(vectors)' AS shipped;
             CREATE TABLE shipped.comicVector AS SELECT comicID, passage, model, textDigest, vector FROM comicVector ORDER BY comicID;
             DELETE FROM comicVector;
@@ -68,7 +70,9 @@ struct HostileVectorFileTests {
     /// Files that must not be read as vectors. Before, a view without end took memory until
     /// the process died, a slow view and a FIFO hung the run, and a file past the size bound
     /// was read whole.
-    @Test(arguments: ["endless view", "slow view", "fifo", "oversized", "not sqlite", "generated column", "virtual table"])
+    @Test(arguments: [
+        "endless view", "slow view", "fifo", "oversized", "not sqlite", "generated column", "virtual table",
+    ])
     func aFileThatIsNoPlainTableOfVectorsIsPassedOver(_ kind: String) async throws {
         try await withTemporaryDirectory { directory in
             let setup = try await Self.setUp(directory)
@@ -77,13 +81,15 @@ struct HostileVectorFileTests {
             // Rows of the view are made endlessly (or none ever come): 1536 zero bytes, a
             // vector's length, so that only their number could stop them.
             let numbers = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
-            let columns = "i AS comicID, 0 AS passage, '\(setup.model)' AS model, 'digest' AS textDigest, zeroblob(1536) AS vector"
+            let columns =
+                "i AS comicID, 0 AS passage, '\(setup.model)' AS model, 'digest' AS textDigest, zeroblob(1536) AS vector"
             switch kind {
             case "endless view":
                 try await setup.sql("CREATE VIEW comicVector AS \(numbers) SELECT \(columns) FROM n;", on: file)
                 reason = "not a plain table"
             case "slow view":
-                try await setup.sql("CREATE VIEW comicVector AS \(numbers) SELECT \(columns) FROM n WHERE i < 0;", on: file)
+                try await setup.sql(
+                    "CREATE VIEW comicVector AS \(numbers) SELECT \(columns) FROM n WHERE i < 0;", on: file)
                 reason = "not a plain table"
             case "fifo":
                 #expect(mkfifo(file, 0o600) == 0)
@@ -106,18 +112,23 @@ struct HostileVectorFileTests {
                     """, on: file)
                 reason = "generated columns"
             default:
-                try await setup.sql("CREATE VIRTUAL TABLE comicVector USING fts5(comicID, passage, model, textDigest, vector);", on: file)
+                try await setup.sql(
+                    "CREATE VIRTUAL TABLE comicVector USING fts5(comicID, passage, model, textDigest, vector);",
+                    on: file)
                 reason = "not a plain table"
             }
             // A run that reads rows without end dies at this limit instead of taking the machine.
-            let output = try await setup.index(file, wrapper: ["/bin/sh", "-c", "ulimit -v 4000000 && exec \"$@\"", "sh"])
+            let output = try await setup.index(
+                file, wrapper: ["/bin/sh", "-c", "ulimit -v 4000000 && exec \"$@\"", "sh"])
             #expect(output.status == 0, "\(output)")
             #expect(!output.timedOut, "the run hung on the \(kind)")
             #expect(output.stderrLines.count == 1, "\(output)")
             #expect(output.stderr.contains("--vectors not used: "), "\(output)")
             #expect(output.stderr.contains("is not a file of comic vectors ("), "\(output)")
             #expect(output.stderr.contains(reason), "\(output)")
-            for wrong in ["cannot open the index", "disk I/O", "SQLite error"] { #expect(!output.stderr.contains(wrong), "\(output)") }
+            for wrong in ["cannot open the index", "disk I/O", "SQLite error"] {
+                #expect(!output.stderr.contains(wrong), "\(output)")
+            }
             let summary = try JSONDecoder().decode(Summary.self, from: Data(output.stdout.utf8))
             #expect(summary.embedded == setup.comics && summary.vectorsImported == 0, "\(output)")
             #expect(try setup.storedVectors() == (setup.comics, setup.comics))
@@ -141,7 +152,9 @@ struct HostileVectorFileTests {
 
             func peakKilobytes(_ output: BinaryRunner.Output) throws -> Int {
                 let line = output.stderrLines.first { $0.contains("Maximum resident set size") }
-                return try #require(line.flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }, "\(output)")
+                return try #require(
+                    line.flatMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") },
+                    "\(output)")
             }
             let baseline = try await setup.index(setup.vectors, wrapper: ["/usr/bin/time", "-v"])
             #expect(baseline.status == 0, "\(baseline)")
@@ -149,9 +162,13 @@ struct HostileVectorFileTests {
             let hostile = try await setup.index(large, wrapper: ["/usr/bin/time", "-v"])
             #expect(hostile.status == 0, "\(hostile)")
             let summary = try JSONDecoder().decode(Summary.self, from: Data(hostile.stdout.utf8))
-            #expect(summary.vectorRowsRefused == 48 && summary.vectorsImported == setup.comics && summary.embedded == 0, "\(hostile)")
+            #expect(
+                summary.vectorRowsRefused == 48 && summary.vectorsImported == setup.comics && summary.embedded == 0,
+                "\(hostile)")
             let (base, peak) = (try peakKilobytes(baseline), try peakKilobytes(hostile))
-            #expect(peak - base < 24 * 1024, "peak memory \(peak / 1024) MB against \(base / 1024) MB without the blobs; 48 MB of them")
+            #expect(
+                peak - base < 24 * 1024,
+                "peak memory \(peak / 1024) MB against \(base / 1024) MB without the blobs; 48 MB of them")
         }
     }
 
@@ -162,8 +179,11 @@ struct HostileVectorFileTests {
     @Test func badRowsAreLeftOutCountedAndTheirComicsEmbedded() async throws {
         try await withTemporaryDirectory { directory in
             let setup = try await Self.setUp(directory)
-            let scaled = floats(hex: try #require(try sqliteLines(setup.vectors, "SELECT hex(vector) FROM comicVector WHERE comicID = 1116").first))
-                .map { $0 * 1e20 }
+            let scaled = floats(
+                hex: try #require(
+                    try sqliteLines(setup.vectors, "SELECT hex(vector) FROM comicVector WHERE comicID = 1116").first)
+            )
+            .map { $0 * 1e20 }
             try await setup.sql(
                 """
                 UPDATE comicVector SET vector = \(blobLiteral(Array(repeating: 3e38, count: 384))) WHERE comicID = 327;
@@ -180,7 +200,9 @@ struct HostileVectorFileTests {
             #expect(summary.embedded == 3 && summary.vectorsImported == setup.comics - 3, "\(output)")
             #expect(try setup.storedVectors() == (setup.comics, setup.comics))
 
-            let text = try await setup.cli.run(["index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors])
+            let text = try await setup.cli.run([
+                "index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors,
+            ])
             #expect(text.status == 0, "\(text)")
             #expect(!text.stdout.contains("rows of the vectors file left out"), "nothing was pending: \(text)")
         }
@@ -196,10 +218,13 @@ struct HostileVectorFileTests {
             let before = try await cli.run(["related", "2347", "--json", "--db", db])
             let search = ["search", "crimson stoplight that never budges", "--json", "--db", db]
             let searchBefore = try await cli.run(search)
-            let scaled = floats(hex: try #require(try sqliteLines(db, "SELECT hex(vector) FROM comicVector WHERE comicID = 2347").first))
-                .map { $0 * 1e20 }
+            let scaled = floats(
+                hex: try #require(try sqliteLines(db, "SELECT hex(vector) FROM comicVector WHERE comicID = 2347").first)
+            )
+            .map { $0 * 1e20 }
             let update = try await runTool([
-                "sqlite3", db, """
+                "sqlite3", db,
+                """
                 UPDATE comicVector SET vector = \(blobLiteral(scaled)) WHERE comicID = 10;
                 UPDATE comicVector SET vector = \(blobLiteral(Array(repeating: .nan, count: 384))) WHERE comicID = 1;
                 UPDATE comicVector SET vector = \(blobLiteral(Array(repeating: 3e38, count: 384))) WHERE comicID = 2;
@@ -220,7 +245,9 @@ struct HostileVectorFileTests {
             // Comics 1, 2 and 10 now count as without vectors, so the tail of the results may
             // move; an absurd vector would have put its comic first.
             let (numbersBefore, numbersAfter) = (resultNumbers(searchBefore), resultNumbers(searchAfter))
-            #expect(numbersBefore.count >= 3 && numbersAfter.prefix(3) == numbersBefore.prefix(3), "before \(numbersBefore), after \(numbersAfter)")
+            #expect(
+                numbersBefore.count >= 3 && numbersAfter.prefix(3) == numbersBefore.prefix(3),
+                "before \(numbersBefore), after \(numbersAfter)")
 
             let index = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--json"])
             #expect(index.status == 0, "\(index)")
@@ -237,7 +264,9 @@ struct HostileVectorFileTests {
         try await withTemporaryDirectory { directory in
             let setup = try await Self.setUp(directory)
             try await setup.sql("DELETE FROM comicVector WHERE comicID <> 327;")
-            let child = try setup.cli.launch(["index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors])
+            let child = try setup.cli.launch([
+                "index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors,
+            ])
             // The vector taken from the file is stored before any comic is embedded.
             try await waitUntil("the imported vector in the index", stopIf: { !child.isRunning }) {
                 (try? setup.storedVectors().comics) ?? 0 > 0

@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Images through the built binaries: drawn above the text, fetched from the fixture server in
@@ -49,7 +49,9 @@ struct ImageCommandTests {
             #expect(fetched.status == 0 && fetched.stderr.isEmpty, "\(fetched)")
             let credit = try #require(fetched.stdout.range(of: BrowseCommandTests.credit), "\(fetched)")
             #expect(fetched.stdout.hasPrefix(Self.heading))
-            #expect(fetched.stdout[credit.upperBound...].hasPrefix("\n" + start), "\(fetched.stdout.suffix(80).debugDescription)")
+            #expect(
+                fetched.stdout[credit.upperBound...].hasPrefix("\n" + start),
+                "\(fetched.stdout.suffix(80).debugDescription)")
             // Kept: the heading, the image, then the rest of the text.
             let show = try await images.show("show", "327", "--image-format", format, "--image-size", "80x40")
             #expect(show.status == 0 && show.stderr.isEmpty, "\(show)")
@@ -62,7 +64,8 @@ struct ImageCommandTests {
     @Test func symbolArtFitsTheWidthAskedAndTheTextFollows() async throws {
         try await withImageSandbox { images in
             for columns in [30, 72] {
-                let show = try await images.show("show", "2347", "--image-format", "symbols", "--image-size", "\(columns)x200")
+                let show = try await images.show(
+                    "show", "2347", "--image-format", "symbols", "--image-size", "\(columns)x200")
                 #expect(show.status == 0, "\(show)")
                 #expect(show.stdout.hasPrefix("#2347  Dependency"), "\(show)")
                 let art = show.stdoutLines.filter(Self.isBlockArt)
@@ -79,7 +82,9 @@ struct ImageCommandTests {
             // One screen by default, with the heading: 22 rows of 24 off a terminal; shrunk, and said.
             let fitted = try await images.show("show", "2347", "--image-format", "symbols")
             #expect(fitted.stdoutLines.filter(Self.isBlockArt).count <= 22, "\(fitted)")
-            #expect(fitted.stdout.contains("(shrunk to fit the screen: 'xkcd-search open 2347' shows it whole"), "\(fitted)")
+            #expect(
+                fitted.stdout.contains("(shrunk to fit the screen: 'xkcd-search open 2347' shows it whole"), "\(fitted)"
+            )
         }
     }
 
@@ -126,7 +131,9 @@ struct ImageCommandTests {
             let offline = try await images.show("show", "327", "--image-format", "symbols")
             #expect(offline.status == 0 && offline.stderr.isEmpty, "\(offline)")
             #expect(offline.stdoutLines.first == Self.heading, "\(offline)")
-            #expect(offline.stdoutLines.dropFirst().prefix(5).allSatisfy(Self.isBlockArt), "block art below the heading: \(offline)")
+            #expect(
+                offline.stdoutLines.dropFirst().prefix(5).allSatisfy(Self.isBlockArt),
+                "block art below the heading: \(offline)")
 
             let stats = try await images.sandbox.json("stats", "--json")
             #expect(stats["images"] as? Int == 1)
@@ -137,13 +144,21 @@ struct ImageCommandTests {
     @Test func withoutAnImageTheTextShowsWithOneLineSayingWhy() async throws {
         try await withImageSandbox { images in
             let server = images.server
-            server.setFault(.body(try Fixtures.image("damaged.png")), forPath: FixtureServer.imagePath("password_strength.png"))
-            server.setFault(.body(try Fixtures.image("oversized.png")), forPath: FixtureServer.imagePath("dependency.png"))
+            server.setFault(
+                .body(try Fixtures.image("damaged.png")), forPath: FixtureServer.imagePath("password_strength.png"))
+            server.setFault(
+                .body(try Fixtures.image("oversized.png")), forPath: FixtureServer.imagePath("dependency.png"))
             let cases: [(comic: String, heading: String, reason: String)] = [
                 ("1", "#1  Barrel - Part 1", "/comics/barrel_cropped_(1).jpg does not exist (HTTP 404)"),
                 ("936", "#936  Password Strength", "the image is damaged"),
-                ("2347", "#2347  Dependency", "the image is too large to decode (10000×10000 pixels; the limit is 40 million)"),
-                ("1663", "#1663  Garden", "#1663 has no image of its own: it is an interactive comic, at https://xkcd.com/1663/"),
+                (
+                    "2347", "#2347  Dependency",
+                    "the image is too large to decode (10000×10000 pixels; the limit is 40 million)"
+                ),
+                (
+                    "1663", "#1663  Garden",
+                    "#1663 has no image of its own: it is an interactive comic, at https://xkcd.com/1663/"
+                ),
             ]
             for (comic, heading, reason) in cases {
                 let show = try await images.show("show", comic)
@@ -152,8 +167,9 @@ struct ImageCommandTests {
                 #expect(show.stderrLines.count == 1 && show.stderr.hasPrefix("no image: "), "\(show)")
                 #expect(show.stderr.contains(reason), "\(show)")
             }
-            #expect(try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path) == ["missing"],
-                    "nothing damaged or refused is kept, only remembered as missing")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path) == ["missing"],
+                "nothing damaged or refused is kept, only remembered as missing")
 
             await server.stop()  // nothing listens on the port any more
             let offline = try await images.show("show", "327")
@@ -176,7 +192,10 @@ struct ImageCommandTests {
             #expect(filed.status == 0, "\(filed.output)")
             let shown = try await images.show("show", "327", "--image-format", "symbols")
             #expect(shown.status == 0, "\(shown)")
-            #expect(shown.stderrLines == ["#327 is an interactive comic: this is its still image; 'xkcd-search open 327' plays it"], "\(shown)")
+            #expect(
+                shown.stderrLines == [
+                    "#327 is an interactive comic: this is its still image; 'xkcd-search open 327' plays it"
+                ], "\(shown)")
             #expect(shown.stdout.contains("Exploits of a Mom"))
         }
     }
@@ -188,7 +207,8 @@ struct ImageCommandTests {
             // finish before the kill.
             server.holdAnswers(afterRequestFor: Self.image327)
             let arguments = [
-                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", images.base,
+                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url",
+                images.base,
                 "--concurrency", "1", "--timeout", "600",
             ]
             let child = try images.sandbox.cli.launch(arguments)
@@ -201,17 +221,25 @@ struct ImageCommandTests {
             child.kill(SIGKILL)
             _ = await child.wait()
             server.releaseAnswers()
-            let kept = try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path).filter { !$0.hasPrefix(".") }
+            let kept = try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path).filter {
+                !$0.hasPrefix(".")
+            }
             #expect(kept == ["327-exploits_of_a_mom.png"], "\(kept)")
             #expect(server.requestCount(forPath: Self.image327) == 1)
 
             let second = try await images.sandbox.cli.run(arguments)
             #expect(second.status == 0, "\(second)")
             #expect(server.requestCount(forPath: Self.image327) == 1, "what was kept is not fetched again")
-            let all = ["327-exploits_of_a_mom.png", "936-password_strength.png", "1116-traffic_lights.gif", "2347-dependency.png"]
+            let all = [
+                "327-exploits_of_a_mom.png", "936-password_strength.png", "1116-traffic_lights.gif",
+                "2347-dependency.png",
+            ]
             #expect(Set(try FileManager.default.contentsOfDirectory(atPath: images.imagesDirectory.path)) == Set(all))
             let summary = try #require(second.stdoutLines.last { $0.hasPrefix("images: ") }, "\(second)")
-            #expect(summary.hasPrefix("images: 3 fetched, 1 already kept, \(Fixtures.comicIDs.count - 4) without one; 4 kept"), "\(summary)")
+            #expect(
+                summary.hasPrefix(
+                    "images: 3 fetched, 1 already kept, \(Fixtures.comicIDs.count - 4) without one; 4 kept"),
+                "\(summary)")
 
             let third = try await images.sandbox.cli.run(arguments)
             #expect(third.stdout.contains("images: 0 fetched, 4 already kept"), "\(third)")
@@ -260,14 +288,17 @@ struct ImageCommandTests {
                 print("exit", p.exitstatus)
                 """#
             let result = try await REPLCommandTests.runPython(
-                script, arguments: [
+                script,
+                arguments: [
                     images.sandbox.cli.executable.path, images.sandbox.db, images.base,
                     images.sandbox.directory.appendingPathComponent("cache").path,
                 ])
             #expect(result.status == 0, "\(result.output)")
             #expect(result.output.hasSuffix("exit 0\n"), "\(result.output)")
             #expect(images.server.requestCount(forPath: Self.image327) == 1)
-            #expect(FileManager.default.fileExists(atPath: images.imagesDirectory.appendingPathComponent("327-exploits_of_a_mom.png").path))
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: images.imagesDirectory.appendingPathComponent("327-exploits_of_a_mom.png").path))
         }
     }
 
@@ -311,7 +342,8 @@ struct ImageCommandTests {
                 print("ok")
                 """#
             let result = try await REPLCommandTests.runPython(
-                script, arguments: [
+                script,
+                arguments: [
                     images.sandbox.cli.executable.path, images.sandbox.db, images.base, images.sandbox.directory.path,
                 ])
             #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
@@ -335,7 +367,9 @@ struct ImageCommandTests {
                 let arguments = ["show", comic, "--db", images.sandbox.db, "--image", "always", "--image-url", base]
                 let first = try await images.sandbox.cli.run(arguments)
                 #expect(first.status == 0 && first.stdout.hasPrefix(heading), "\(first)")
-                #expect(first.stderrLines.count == 1 && first.stderr.hasPrefix("no image: could not connect to "), "\(first)")
+                #expect(
+                    first.stderrLines.count == 1 && first.stderr.hasPrefix("no image: could not connect to "),
+                    "\(first)")
                 #expect(first.stderr.contains(reason), "\(first)")
 
                 let again = try await images.sandbox.cli.run(arguments)
@@ -373,14 +407,17 @@ struct ImageCommandTests {
                 assert 0 <= text < failure, "the text first, then one line: %r" % screen
                 print("ok")
                 """#
-            let arguments = [images.sandbox.cli.executable.path, images.sandbox.db, images.base, images.sandbox.directory.path]
+            let arguments = [
+                images.sandbox.cli.executable.path, images.sandbox.db, images.base, images.sandbox.directory.path,
+            ]
             let result = try await REPLCommandTests.runPython(script, arguments: arguments)
             #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
             let asked = images.server.requestCount(forPath: Self.image327)
             #expect(asked >= 1)
             let again = try await images.show("show", "327", "--image-format", "symbols")
             #expect(again.status == 0 && again.stdout.hasPrefix(Self.heading) && again.stderr.isEmpty, "\(again)")
-            #expect(images.server.requestCount(forPath: Self.image327) == asked, "remembered as missing: not asked again")
+            #expect(
+                images.server.requestCount(forPath: Self.image327) == asked, "remembered as missing: not asked again")
         }
     }
 
@@ -392,7 +429,8 @@ struct ImageCommandTests {
             let (server, cli, db) = (served.server, served.cli, served.db)
             let base = try #require(server.baseURL).absoluteString
             let arguments =
-                ["index", "--db", db, "--concurrency", "1", "--timeout", "600", "--images", "--image-url", base] + served.urls
+                ["index", "--db", db, "--concurrency", "1", "--timeout", "600", "--images", "--image-url", base]
+                + served.urls
             // Six answers, then none until Ctrl-C: the run is still fetching comics when it comes.
             server.holdAnswers(afterRequests: 6)
             let child = try cli.launch(arguments)
@@ -423,9 +461,11 @@ struct ImageCommandTests {
                 print("ok")
                 """#
             let result = try await REPLCommandTests.runPython(
-                script, arguments: [
+                script,
+                arguments: [
                     // A new index: every comic is embedded.
-                    images.sandbox.cli.executable.path, images.sandbox.directory.appendingPathComponent("new.sqlite").path,
+                    images.sandbox.cli.executable.path,
+                    images.sandbox.directory.appendingPathComponent("new.sqlite").path,
                     Fixtures.corpusURL.path, images.base, images.sandbox.directory.path,
                 ])
             #expect(result.status == 0 && result.output.hasSuffix("ok\n"), "\(result.output)")
@@ -438,7 +478,8 @@ struct ImageCommandTests {
             // No image is answered until Ctrl-C: the run is still fetching images when it comes.
             images.server.holdAnswers()
             let arguments = [
-                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", images.base,
+                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url",
+                images.base,
                 "--concurrency", "1", "--timeout", "600",
             ]
             let child = try images.sandbox.cli.launch(arguments)
@@ -457,12 +498,14 @@ struct ImageCommandTests {
     private func interrupt(
         _ child: BinaryRunner.Child, when reached: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> BinaryRunner.Output {
-        try await waitUntil("the step to interrupt", stopIf: { !child.isRunning }) { reached() }
+        try await waitUntil("the step to interrupt", stopIf: { !child.isRunning }, { reached() })
         #expect(child.isRunning, "the run finished before Ctrl-C", sourceLocation: sourceLocation)
         child.kill(SIGINT)
         let stopped = await child.wait()
         #expect(stopped.status == 130 && stopped.signal == nil, "\(stopped)", sourceLocation: sourceLocation)
-        #expect(stopped.stderrLines.count == 1 && stopped.stderr.hasPrefix("interrupted: "), "\(stopped)", sourceLocation: sourceLocation)
+        #expect(
+            stopped.stderrLines.count == 1 && stopped.stderr.hasPrefix("interrupted: "), "\(stopped)",
+            sourceLocation: sourceLocation)
         return stopped
     }
 
@@ -473,14 +516,17 @@ struct ImageCommandTests {
             let base = images.base
             await images.server.stop()
             let run = try await images.sandbox.cli.run([
-                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url", base,
+                "index", "--db", images.sandbox.db, "--mirror", Fixtures.corpusURL.path, "--images", "--image-url",
+                base,
                 "--concurrency", "2",
             ])
             #expect(run.status == 3, "\(run)")
             let port = try #require(URL(string: base)?.port)
             #expect(run.stderrLines.count == 1, "\(run)")
-            #expect(run.stderr.hasPrefix(
-                "images: stopped after 10 images in a row failed: could not connect to 127.0.0.1:\(port) (connection refused); 0 fetched"),
+            #expect(
+                run.stderr.hasPrefix(
+                    "images: stopped after 10 images in a row failed: could not connect to 127.0.0.1:\(port) (connection refused); 0 fetched"
+                ),
                 "\(run)")
             #expect(run.stderr.hasSuffix("'xkcd-search index --images' tries again\n"), "\(run)")
         }

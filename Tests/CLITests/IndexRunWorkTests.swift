@@ -12,11 +12,15 @@ struct IndexRunWorkTests {
             let db = directory.appendingPathComponent("index.sqlite").path
             let arguments = ["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "-v"]
             let first = try await cli.run(arguments)
-            #expect(first.status == 0 && first.stderr.contains("embedded, 0 imported, 0 current; comic texts read: "), "\(first)")
+            #expect(
+                first.status == 0 && first.stderr.contains("embedded, 0 imported, 0 current; comic texts read: "),
+                "\(first)")
             #expect(!first.stderr.contains("comic texts read: 0"), "\(first)")
             let again = try await cli.run(arguments)
             #expect(again.status == 0, "\(again)")
-            #expect(again.stderr.contains("vectors: 0 embedded, 0 imported, ") && again.stderr.contains("comic texts read: 0\n"), "\(again)")
+            #expect(
+                again.stderr.contains("vectors: 0 embedded, 0 imported, ")
+                    && again.stderr.contains("comic texts read: 0\n"), "\(again)")
         }
     }
 
@@ -28,7 +32,9 @@ struct IndexRunWorkTests {
             let mirror = directory.appendingPathComponent("mirror")
             try FileManager.default.copyItem(at: Fixtures.corpusURL, to: mirror)
             // Files of three days ago, as a mirror unpacked from an older snapshot.
-            let aged = try await runTool(["find", mirror.path, "-type", "f", "-exec", "touch", "-d", "3 days ago", "{}", "+"])
+            let aged = try await runTool([
+                "find", mirror.path, "-type", "f", "-exec", "touch", "-d", "3 days ago", "{}", "+",
+            ])
             #expect(aged.status == 0, "\(aged.output)")
             let cli = try BinaryRunner(sandbox: directory, embeds: true)
             let db = directory.appendingPathComponent("index.sqlite").path
@@ -52,7 +58,9 @@ struct IndexRunWorkTests {
             let rebuild = try await cli.run(index + ["--rebuild"])
             #expect(rebuild.status == 0, "\(rebuild)")
             let free = try await runTool(["sqlite3", db, "PRAGMA freelist_count"])
-            #expect(free.status == 0 && free.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(free.output)")
+            #expect(
+                free.status == 0 && free.output.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(free.output)"
+            )
             let search = try await cli.run(["search", "bobby", "tables", "--db", db])
             #expect(search.status == 0 && search.stdoutLines.first?.hasPrefix("#327") == true, "\(search)")
         }

@@ -3,9 +3,9 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// `xkcd-search index`, `search` and `stats` as a user runs them: the built binary, a real
@@ -22,8 +22,15 @@ struct IndexingCommandTests {
 
     /// The `index --json` summary.
     struct Summary: Decodable {
-        struct NewComic: Decodable { var num: Int; var title: String }
-        struct Failure: Decodable { var num: Int; var what: String; var reason: String }
+        struct NewComic: Decodable {
+            var num: Int
+            var title: String
+        }
+        struct Failure: Decodable {
+            var num: Int
+            var what: String
+            var reason: String
+        }
         var latest: Int
         var comicsFetched: Int
         var explanationsFetched: Int
@@ -227,7 +234,9 @@ struct IndexingCommandTests {
             let child = try cli.launch(["index", "--db", db, "--concurrency", "2", "--timeout", "600"] + urls)
             // Kill the indexer once a batch is committed, in the middle of the next ones.
             var comicsSeen = 0
-            try await waitUntil("the first batch in the index", pollingEvery: .milliseconds(100), stopIf: { !child.isRunning }) {
+            try await waitUntil(
+                "the first batch in the index", pollingEvery: .milliseconds(100), stopIf: { !child.isRunning }
+            ) {
                 comicsSeen = try await comicCount(cli, db: db) ?? 0
                 return comicsSeen > 0
             }

@@ -35,9 +35,13 @@ struct InstallTests {
         ] {
             #expect(lines.contains { $0.hasPrefix(text) }, "no \(text)", sourceLocation: sourceLocation)
         }
-        #expect(lines.filter { $0 == "--db path" }.count == 1, "\(lines.filter { $0.hasPrefix("--db") })", sourceLocation: sourceLocation)
+        #expect(
+            lines.filter { $0 == "--db path" }.count == 1, "\(lines.filter { $0.hasPrefix("--db") })",
+            sourceLocation: sourceLocation)
         #expect(lines.filter { $0 == "--no-pager" }.count == 1, sourceLocation: sourceLocation)
-        #expect(lines.contains("xkcd-search index --rebuild") && lines.contains("xkcd-search fav add 327 sql security"), sourceLocation: sourceLocation)
+        #expect(
+            lines.contains("xkcd-search index --rebuild") && lines.contains("xkcd-search fav add 327 sql security"),
+            sourceLocation: sourceLocation)
         #expect(lines.count < 800, "\(lines.count) lines", sourceLocation: sourceLocation)
     }
 
@@ -45,7 +49,9 @@ struct InstallTests {
     func installsExecutablesManPageCompletionsAndModelThenUninstallsThem() async throws {
         let binDirectory = try BinaryRunner.locateExecutable().resolvingSymlinksInPath().deletingLastPathComponent()
         let built = binDirectory.appendingPathComponent("xkcd-search").path
-        try #require(FileManager.default.isExecutableFile(atPath: built), "\(built) is not built (run `swift build --build-tests`)")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: built),
+            "\(built) is not built (run `swift build --build-tests`)")
         try await withTemporaryDirectory { directory in
             let destination = directory.appendingPathComponent("root")
             let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN_DIR=\(binDirectory.path)"]
@@ -67,7 +73,8 @@ struct InstallTests {
                 // Stripped: no symbol table and no debug info (about 30 MB of each executable).
                 let sections = try await runTool(["readelf", "-S", "-W", path])
                 #expect(sections.status == 0, "readelf -S \(name): \(sections.output)")
-                #expect(sections.output.contains(" .text "), "readelf -S \(name) listed no sections: \(sections.output)")
+                #expect(
+                    sections.output.contains(" .text "), "readelf -S \(name) listed no sections: \(sections.output)")
                 let unstripped = [".debug_info", ".symtab"].filter { sections.output.contains(" \($0) ") }
                 #expect(unstripped.isEmpty, "the installed \(name) is not stripped: it has \(unstripped)")
             }
@@ -77,7 +84,9 @@ struct InstallTests {
             let environment = ["env", "MANPAGER=cat", "MANWIDTH=100", "LC_ALL=C.UTF-8"]
             let man = try await runTool(environment + ["man", "-l", page])
             #expect(man.status == 0, "man -l failed:\n\(man.output)")
-            let complaints = try await runTool(["sh", "-c", "\(environment.joined(separator: " ")) man -l '\(page)' 2>&1 >/dev/null"])
+            let complaints = try await runTool([
+                "sh", "-c", "\(environment.joined(separator: " ")) man -l '\(page)' 2>&1 >/dev/null",
+            ])
             #expect(complaints.output.isEmpty, "man -l complained:\n\(complaints.output)")
             // A subcommand's entry starts at the list's indent, its description further in.
             let lines = man.output.split(separator: "\n").map(String.init)
@@ -89,19 +98,27 @@ struct InstallTests {
             // Completion scripts: each defines its completion for xkcd-search, and is valid in
             // its shell where that shell is installed.
             let share = destination.appendingPathComponent("usr/share")
-            let bash = try String(contentsOf: share.appendingPathComponent("bash-completion/completions/xkcd-search"), encoding: .utf8)
+            let bash = try String(
+                contentsOf: share.appendingPathComponent("bash-completion/completions/xkcd-search"), encoding: .utf8)
             #expect(bash.contains("complete ") && bash.contains("_xkcd-search"))
-            let syntax = try await runTool(["bash", "-n", share.appendingPathComponent("bash-completion/completions/xkcd-search").path])
+            let syntax = try await runTool([
+                "bash", "-n", share.appendingPathComponent("bash-completion/completions/xkcd-search").path,
+            ])
             #expect(syntax.status == 0, "bash -n: \(syntax.output)")
-            let zsh = try String(contentsOf: share.appendingPathComponent("zsh/site-functions/_xkcd-search"), encoding: .utf8)
+            let zsh = try String(
+                contentsOf: share.appendingPathComponent("zsh/site-functions/_xkcd-search"), encoding: .utf8)
             #expect(zsh.hasPrefix("#compdef xkcd-search"))
-            let fish = try String(contentsOf: share.appendingPathComponent("fish/vendor_completions.d/xkcd-search.fish"), encoding: .utf8)
-            #expect(fish.contains("complete -c 'xkcd-search'") || fish.contains("complete -c xkcd-search"), "\(fish.prefix(400))")
+            let fish = try String(
+                contentsOf: share.appendingPathComponent("fish/vendor_completions.d/xkcd-search.fish"), encoding: .utf8)
+            #expect(
+                fish.contains("complete -c 'xkcd-search'") || fish.contains("complete -c xkcd-search"),
+                "\(fish.prefix(400))")
 
             // The model, with the sums `make model` wrote, all of them matching.
             let model = share.appendingPathComponent("xkcd-search/model")
             for file in ["model.safetensors", "vocab.txt", "config.json", "LICENSE", "SHA256SUMS"] {
-                #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "no model/\(file)")
+                #expect(
+                    FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "no model/\(file)")
             }
             let sums = try await runTool(["sh", "-c", "cd '\(model.path)' && sha256sum --check --quiet SHA256SUMS"])
             #expect(sums.status == 0, "the installed model does not match its sums: \(sums.output)")
@@ -120,11 +137,16 @@ struct InstallTests {
 
             // The installed server finds the web page's templates at <bin>/../share/xkcd-search/web.
             for file in ["templates/layout.mustache", "static/site.css", "static/site.js"] {
-                #expect(FileManager.default.fileExists(atPath: share.appendingPathComponent("xkcd-search/web/\(file)").path), "no web/\(file)")
+                #expect(
+                    FileManager.default.fileExists(
+                        atPath: share.appendingPathComponent("xkcd-search/web/\(file)").path), "no web/\(file)")
             }
             let server = try cli.launch(["serve", "--port", "0", "--db", db])
-            try await waitUntil("serve printed its URL", stopIf: { !server.isRunning }) { server.stdoutSoFar.contains("\n") }
-            let served = try #require(URL(string: String(server.stdoutSoFar.split(separator: "\n").first?.dropFirst("serving ".count) ?? "")))
+            try await waitUntil("serve printed its URL", stopIf: { !server.isRunning }) {
+                server.stdoutSoFar.contains("\n")
+            }
+            let served = try #require(
+                URL(string: String(server.stdoutSoFar.split(separator: "\n").first?.dropFirst("serving ".count) ?? "")))
             let home = try await ServeCommandTests.get(served)
             server.kill(SIGTERM)
             _ = await server.wait()
@@ -149,7 +171,9 @@ struct InstallTests {
             let variables = ["DESTDIR=\(destination.path)", "PREFIX=/usr", "BIN_DIR=\(binDirectory.path)"]
             let install = try await Self.make(["install-files"] + variables)
             try #require(install.status == 0, "make install-files failed:\n\(install.output)")
-            let own = ["usr/bin/xkcd-search-notes", "usr/share/man/man1/other.1", "usr/share/xkcd-search/model/notes.txt"]
+            let own = [
+                "usr/bin/xkcd-search-notes", "usr/share/man/man1/other.1", "usr/share/xkcd-search/model/notes.txt",
+            ]
             for path in own {
                 try Data("mine\n".utf8).write(to: destination.appendingPathComponent(path))
             }
@@ -165,7 +189,8 @@ struct InstallTests {
         let items = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String } ?? []
         return items.filter { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
+            return FileManager.default.fileExists(
+                atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory)
                 && !isDirectory.boolValue
         }.sorted()
     }

@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A first `index` stopped part way (Ctrl-C, or killed): every comic it stored is found by
@@ -33,7 +33,9 @@ struct InterruptedIndexTests {
                     server.requestLog.count > afterRequests
                 }
             } else {
-                try await waitUntil("the first comics in the index", pollingEvery: .milliseconds(100), stopIf: { !child.isRunning }) {
+                try await waitUntil(
+                    "the first comics in the index", pollingEvery: .milliseconds(100), stopIf: { !child.isRunning }
+                ) {
                     !storedComics(db).isEmpty
                 }
             }
@@ -78,7 +80,9 @@ struct InterruptedIndexTests {
     /// The comics in the index and their titles, read by the sqlite3 shell.
     private func storedComics(_ db: String) -> [(Int, String)] {
         guard FileManager.default.fileExists(atPath: db),
-            let result = try? runToolWaiting(["sqlite3", "-readonly", db, "SELECT id || '|' || title FROM comic ORDER BY id"]),
+            let result = try? runToolWaiting([
+                "sqlite3", "-readonly", db, "SELECT id || '|' || title FROM comic ORDER BY id",
+            ]),
             result.status == 0
         else { return [] }
         return result.output.split(separator: "\n").compactMap { line in

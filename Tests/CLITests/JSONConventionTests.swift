@@ -7,9 +7,12 @@ import _XKCDTestSupport
 @Suite("one JSON convention across the commands")
 struct JSONConventionTests {
     /// The document a command printed, after checking it is one line.
-    static func oneLine(_ output: BinaryRunner.Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> Any {
+    static func oneLine(_ output: BinaryRunner.Output, sourceLocation: SourceLocation = #_sourceLocation) throws -> Any
+    {
         #expect(output.status == 0, "\(output)", sourceLocation: sourceLocation)
-        #expect(output.stdout.hasSuffix("\n") && output.stdout.dropLast().firstIndex(of: "\n") == nil, "not one line: \(output)", sourceLocation: sourceLocation)
+        #expect(
+            output.stdout.hasSuffix("\n") && output.stdout.dropLast().firstIndex(of: "\n") == nil,
+            "not one line: \(output)", sourceLocation: sourceLocation)
         return try JSONSerialization.jsonObject(with: Data(output.stdout.utf8), options: [.fragmentsAllowed])
     }
 
@@ -17,7 +20,8 @@ struct JSONConventionTests {
         try await withBrowseSandbox { sandbox in
             #expect(try await sandbox.run("fav", "add", "327", "sql").status == 0)
             for command in [
-                ["search", "bobby", "tables", "--json"], ["show", "327", "--json"], ["show", "327", "--explain", "--json"],
+                ["search", "bobby", "tables", "--json"], ["show", "327", "--json"],
+                ["show", "327", "--explain", "--json"],
                 ["latest", "--json"], ["random", "--json"], ["explain", "327", "--json"], ["related", "327", "--json"],
                 ["stats", "--json"], ["fav", "list", "--json"], ["fav", "tags", "--json"], ["link", "327", "--json"],
                 ["about", "--json"],
@@ -31,13 +35,15 @@ struct JSONConventionTests {
     /// A value that is missing is `null` under its key, never a left-out key or an empty string.
     @Test func aMissingValueIsNull() async throws {
         try await withBrowseSandbox { sandbox in
-            let related = try #require(try Self.oneLine(try await sandbox.run("related", "327", "--json")) as? [String: Any])
+            let related = try #require(
+                try Self.oneLine(try await sandbox.run("related", "327", "--json")) as? [String: Any])
             let entries = try #require(related["related"] as? [[String: Any]])
             #expect(!entries.isEmpty && entries.allSatisfy { $0.keys.contains("similarity") }, "\(entries)")
             #expect(entries.contains { $0["similarity"] is NSNull }, "a linked comic has no similarity: \(entries)")
 
             // #3282 has no transcript on xkcd and no explain xkcd page in the fixtures.
-            let bare = try #require(try Self.oneLine(try await sandbox.run("show", "3282", "--explain", "--json")) as? [String: Any])
+            let bare = try #require(
+                try Self.oneLine(try await sandbox.run("show", "3282", "--explain", "--json")) as? [String: Any])
             for key in ["transcript", "explanation", "trivia", "incomplete"] {
                 #expect(bare[key] is NSNull, "\(key): \(bare)")
             }

@@ -49,7 +49,8 @@ struct OneExecutableTests {
 
             // Indexing from a mirror parses pages (libxml2) and fetches nothing.
             let db = sandbox.directory.appendingPathComponent("mirror.sqlite").path
-            let index = try await sandbox.cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: trace)
+            let index = try await sandbox.cli.run(
+                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: trace)
             #expect(index.status == 0, "\(index.stdout)")
             #expect(Self.loaded(index) == ["libxml2"], "\(Self.loaded(index))")
         }
@@ -64,10 +65,11 @@ struct OneExecutableTests {
                 ["index", "--db", db, "--mirror", Fixtures.corpusURL.path],
                 environment: ["XKCD_SEARCH_LIBXML2": "/nonexistent/libxml2.so.2"])
             #expect(noXML.status == 1, "\(noXML)")
-            #expect(noXML.stderrLines == [
-                "Error: reading explanations needs libxml2 (Debian's libxml2, which `make deps` installs): "
-                    + "libxml2.so.2 could not be loaded"
-            ], "\(noXML)")
+            #expect(
+                noXML.stderrLines == [
+                    "Error: reading explanations needs libxml2 (Debian's libxml2, which `make deps` installs): "
+                        + "libxml2.so.2 could not be loaded"
+                ], "\(noXML)")
             #expect(!FileManager.default.fileExists(atPath: db), "nothing was created")
 
             let server = FixtureServer()
@@ -77,8 +79,10 @@ struct OneExecutableTests {
                 environment: ["XKCD_SEARCH_LIBCURL": "/nonexistent/libcurl.so.4"])
             #expect(noCurl.status != 0, "\(noCurl)")
             #expect(noCurl.stderrLines.count == 1, "\(noCurl)")
-            #expect(noCurl.stderr.contains(
-                "fetching needs libcurl (Debian's libcurl4, which `make deps` installs): libcurl.so.4 could not be loaded"),
+            #expect(
+                noCurl.stderr.contains(
+                    "fetching needs libcurl (Debian's libcurl4, which `make deps` installs): libcurl.so.4 could not be loaded"
+                ),
                 "\(noCurl)")
             #expect(!noCurl.stderr.contains("/nonexistent"), "no path: \(noCurl)")
 
@@ -88,13 +92,15 @@ struct OneExecutableTests {
                 environment: ["XKCD_SEARCH_LIBCHAFA": "/nonexistent/libchafa.so.0"])
             await server.stop()
             #expect(show.status == 0 && show.stdout.hasPrefix("#327"), "\(show)")
-            #expect(show.stderrLines == [
-                "no image: drawing images needs libchafa (Debian's libchafa0, which `make deps` installs): "
-                    + "libchafa.so.0 could not be loaded"
-            ], "\(show)")
+            #expect(
+                show.stderrLines == [
+                    "no image: drawing images needs libchafa (Debian's libchafa0, which `make deps` installs): "
+                        + "libchafa.so.0 could not be loaded"
+                ], "\(show)")
             let kept = sandbox.directory.appendingPathComponent("cache/xkcd-search/images")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: kept.path).contains { $0 != "missing" },
-                    "the fetched image is kept: \(kept.path)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: kept.path).contains { $0 != "missing" },
+                "the fetched image is kept: \(kept.path)")
         }
     }
 
@@ -103,7 +109,9 @@ struct OneExecutableTests {
     @Test func serveRunsAsTheServerRoleInTheSameProcess() async throws {
         try await withBrowseSandbox { sandbox in
             let server = try sandbox.cli.launch(["serve", "--port", "0", "--db", sandbox.db])
-            try await waitUntil("serve printed its URL", stopIf: { !server.isRunning }) { server.stdoutSoFar.contains("\n") }
+            try await waitUntil("serve printed its URL", stopIf: { !server.isRunning }) {
+                server.stdoutSoFar.contains("\n")
+            }
             let commandLine = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(server.pid)/cmdline"))
             let argv = commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             server.kill(SIGTERM)

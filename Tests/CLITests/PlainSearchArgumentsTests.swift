@@ -3,6 +3,7 @@ import Testing
 import XKCDCommandLine
 import XKCDModel
 import _XKCDTestSupport
+
 @testable import xkcd_search
 
 /// `search` reads its plainest arguments without ArgumentParser; whatever that reader accepts,
@@ -17,10 +18,16 @@ import _XKCDTestSupport
 
     @Test(arguments: [
         (["nebraska", "dependency"], Request(words: ["nebraska", "dependency"])),
-        (["--db", "/tmp/x.sqlite", "bobby", "--json"], Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)),
+        (
+            ["--db", "/tmp/x.sqlite", "bobby", "--json"],
+            Request(database: "/tmp/x.sqlite", words: ["bobby"], json: true)
+        ),
         (["--exact", "velociraptr"], Request(words: ["velociraptr"], exact: true)),
         (["--oneline", "physics"], Request(words: ["physics"], oneline: true)),
-        (["--color", "never", "--limit", "5", "--page", "2", "a"], Request(words: ["a"], color: .never, limit: 5, page: 2)),
+        (
+            ["--color", "never", "--limit", "5", "--page", "2", "a"],
+            Request(words: ["a"], color: .never, limit: 5, page: 2)
+        ),
         (["-v", "--", "-physics", "--json"], Request(words: ["-physics", "--json"], verbose: true)),
         (["title:lisp", "num:200..250", "--verbose"], Request(words: ["title:lisp", "num:200..250"], verbose: true)),
         (["\"little bobby tables\""], Request(words: ["\"little bobby tables\""])),
@@ -38,7 +45,8 @@ import _XKCDTestSupport
         [], ["--json"], ["--help"], ["-h"], ["--version"], ["a", "-physics"], ["--db=x", "a"],
         ["--db"], ["a", "--db"], ["--db", "--json", "a"], ["--color", "sometimes", "a"], ["--limit", "0", "a"],
         ["--limit", "1001", "a"], ["--limit", "ten", "a"], ["--page", "0", "a"], ["--page", "-1", "a"],
-        ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["--exact", "--exact", "a"], ["-vv", "a"], ["-j", "a"],
+        ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["--exact", "--exact", "a"], ["-vv", "a"],
+        ["-j", "a"],
         ["a", "--generate-completion-script", "bash"], ["a", "--experimental-dump-help"],
     ])
     func anythingElseIsLeftToArgumentParser(arguments: [String]) {
@@ -50,13 +58,15 @@ import _XKCDTestSupport
     @Test func randomArgumentsAgreeWithArgumentParser() {
         var random = SplitMix64(seed: 0x7365_6172_6368)  // "search"
         let pieces = [
-            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db", "--color", "--limit", "--page",
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db",
+            "--color", "--limit", "--page",
             "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",
             "\"a b\"", "é", "OR", "--help",
         ]
         var accepted = 0
         for _ in 0..<5_000 {
-            let arguments = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            let arguments = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)!
+            }
             guard let plain = Request(plainArguments: arguments) else { continue }
             accepted += 1
             #expect(parsed(arguments) == plain, "arguments: \(arguments)")
@@ -69,8 +79,14 @@ import _XKCDTestSupport
     @Test(arguments: [
         (["the"], "xkcd-search search the --page 2"),
         (["--limit", "2", "the", "it's"], "xkcd-search search the 'it'\\''s' --limit 2 --page 2"),
-        (["--db", "/tmp/my index.sqlite", "--", "the", "-cat"], "xkcd-search search --db '/tmp/my index.sqlite' --page 2 -- the -cat"),
-        (["#327", "\"little bobby\"", "res*", "$HOME"], "xkcd-search search '#327' '\"little bobby\"' 'res*' '$HOME' --page 2"),
+        (
+            ["--db", "/tmp/my index.sqlite", "--", "the", "-cat"],
+            "xkcd-search search --db '/tmp/my index.sqlite' --page 2 -- the -cat"
+        ),
+        (
+            ["#327", "\"little bobby\"", "res*", "$HOME"],
+            "xkcd-search search '#327' '\"little bobby\"' 'res*' '$HOME' --page 2"
+        ),
         (["Ünïcödé", "num:1..5", "a=b"], "xkcd-search search Ünïcödé num:1..5 a=b --page 2"),
         (["=ls", "~"], "xkcd-search search '=ls' '~' --page 2"),  // zsh expands =ls
         (["--db", "./-x.sqlite", "a"], "xkcd-search search a --db ./-x.sqlite --page 2"),

@@ -8,11 +8,12 @@ struct REPLCommandTests {
     @Test func aScriptRunsEveryCommandAndShortcut() async throws {
         try await withBrowseSandbox { sandbox in
             let long = "search " + String(repeating: "bobby", count: 20_000)  // a 100 KB line
-            let script = [
-                "search --limit 2 physics", "", "more", "bobby tables", "327", "n", "p", "fav", "tag sql",
-                "untag sql", "tag classic", "fav list", "r", "l", "149", "e", "stats", ":help", "show nope",
-                "nonsense --words 😀 ünïcödé", long, "fav tags", ":quit", "stats",
-            ].joined(separator: "\n") + "\n"
+            let script =
+                [
+                    "search --limit 2 physics", "", "more", "bobby tables", "327", "n", "p", "fav", "tag sql",
+                    "untag sql", "tag classic", "fav list", "r", "l", "149", "e", "stats", ":help", "show nope",
+                    "nonsense --words 😀 ünïcödé", long, "fav tags", ":quit", "stats",
+                ].joined(separator: "\n") + "\n"
             let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data(script.utf8))
             #expect(result.status == 1, "a line failed, so the status is non-zero: \(result)")
             let out = result.stdout
@@ -28,7 +29,9 @@ struct REPLCommandTests {
             #expect(out.contains("#472  House of Pancakes  (2008-09-05)\n\nTitle text"))
             // fav, tag and untag on the current comic (#327 after n, p).
             #expect(out.contains("added #327 Exploits of a Mom to the favourites\n"))
-            #expect(out.contains("tagged sql\nuntagged sql\ntagged classic\n#327  Exploits of a Mom  (2007-10-10)  [classic]\n"))
+            #expect(
+                out.contains(
+                    "tagged sql\nuntagged sql\ntagged classic\n#327  Exploits of a Mom  (2007-10-10)  [classic]\n"))
             #expect(out.contains("#3282  Trick Play  (2026-08-07)\n\nTitle text"))
             // e explains the current comic (#149).
             #expect(out.contains("#149  Sandwich  (2006-08-28)\n\nExplanation"))
@@ -36,10 +39,11 @@ struct REPLCommandTests {
             #expect(out.contains("more, or Enter"))
             #expect(out.hasSuffix("classic  1\n"), "fav tags ran, and nothing after :quit")
             // One line per failure, naming the script's line, and the session went on.
-            #expect(result.stderrLines == [
-                "line 19: error: 'nope' is not a comic number (try 327, #327, latest or random)",
-                "line 21: error: the query is too long (100000 bytes; the limit is 4096 bytes)",
-            ], "\(result)")
+            #expect(
+                result.stderrLines == [
+                    "line 19: error: 'nope' is not a comic number (try 327, #327, latest or random)",
+                    "line 21: error: the query is too long (100000 bytes; the limit is 4096 bytes)",
+                ], "\(result)")
             // The same output as the command line (but the file size, which the writes since changed).
             let stats = try await sandbox.run("stats")
             for line in stats.stdoutLines where !line.hasPrefix("database:") {
@@ -53,7 +57,8 @@ struct REPLCommandTests {
         try await withBrowseSandbox { sandbox in
             let script = "search pasword strenght\nsearch --exact pasword strenght\n"
             let result = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: Data(script.utf8))
-            let corrections = result.stdout.components(separatedBy: "showing results for \u{201C}password strength\u{201D}")
+            let corrections = result.stdout.components(
+                separatedBy: "showing results for \u{201C}password strength\u{201D}")
             #expect(corrections.count == 2, "corrected once, not under --exact: \(result)")
             #expect(result.stdout.hasSuffix("no comics found\n"), "\(result)")
         }
@@ -69,7 +74,10 @@ struct REPLCommandTests {
             // Without a terminal a bare xkcd-search prints the help, as before.
             let help = try await sandbox.cli.run([])
             #expect(help.status == 0)
-            #expect(help.stdout.contains("USAGE: xkcd-search [--db <path>] [--verbose] [--color <color>] [--no-pager] <subcommand>"), "\(help)")
+            #expect(
+                help.stdout.contains(
+                    "USAGE: xkcd-search [--db <path>] [--verbose] [--color <color>] [--no-pager] <subcommand>"),
+                "\(help)")
         }
     }
 
@@ -116,15 +124,19 @@ struct REPLCommandTests {
             // libedit's format: a header, then each line with spaces as \040, stored without the
             // space a completion leaves at the end; the recalled "search bobby" is kept once.
             #expect(lines.first == "_HiStOrY_V2_")
-            #expect(Array(lines.dropFirst()) == [
-                "stats", "show\\040327", "search\\040bobby", "show\\040327", "stats", "ünïcödé\\040😀",
-            ], "the repeated search is kept once: \(lines)")
+            #expect(
+                Array(lines.dropFirst()) == [
+                    "stats", "show\\040327", "search\\040bobby", "show\\040327", "stats", "ünïcödé\\040😀",
+                ], "the repeated search is kept once: \(lines)")
         }
     }
 
     static let hasPexpect: Bool = (try? runPythonWaiting("import pexpect", arguments: []).status) == 0
 
-    struct PythonResult { var status: Int32; var output: String }
+    struct PythonResult {
+        var status: Int32
+        var output: String
+    }
 
     /// Runs a python3 script with `arguments`, waiting on a thread of its own (``offTheTaskPool(_:)``).
     static func runPython(_ script: String, arguments: [String]) async throws -> PythonResult {
@@ -148,7 +160,8 @@ struct REPLCommandTests {
         try process.run()
         process.waitUntilExit()
         try handle.close()
-        return PythonResult(status: process.terminationStatus, output: String(decoding: try Data(contentsOf: output), as: UTF8.self))
+        return PythonResult(
+            status: process.terminationStatus, output: String(decoding: try Data(contentsOf: output), as: UTF8.self))
     }
 
     func runPython(_ script: String, arguments: [String]) async throws -> PythonResult {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import XKCDREPL
 import _XKCDTestSupport
+
 @testable import xkcd_search
 
 /// Tab completion over the command tree the parser describes (``REPLHost/commandTree``), and

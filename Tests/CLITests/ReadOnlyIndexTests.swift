@@ -41,7 +41,9 @@ struct ReadOnlyIndexTests {
         }
         for arguments in Self.writers {
             let result = try await cli.run(
-                arguments.map { $0 == "IMPORT" ? importFile : $0 == Fixtures.corpusURL.path ? corpus : $0 } + ["--db", db],
+                arguments.map { $0 == "IMPORT" ? importFile : $0 == Fixtures.corpusURL.path ? corpus : $0 } + [
+                    "--db", db,
+                ],
                 wrapper: wrapper)
             #expect(result.status != 0, "\(arguments): \(result)")
             #expect(result.stderrLines.count == 1, "\(arguments): \(result)")
@@ -52,8 +54,10 @@ struct ReadOnlyIndexTests {
 
     static func writeImportFile(in directory: URL) throws -> String {
         let file = directory.appendingPathComponent("favourites.json")
-        try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["sql"]}]}"#.utf8)
-            .write(to: file)
+        try Data(
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["sql"]}]}"#.utf8
+        )
+        .write(to: file)
         return file.path
     }
 
@@ -65,10 +69,16 @@ struct ReadOnlyIndexTests {
             // The copy is in WAL mode with no log beside it, as an index is after a run.
             #expect(!FileManager.default.fileExists(atPath: db + "-shm"))
             let cli = try BinaryRunner(sandbox: directory)
-            let wrapper = ["unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh", folder.path]
+            let wrapper = [
+                "unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh",
+                folder.path,
+            ]
             let probe = try await runTool(wrapper + ["touch", folder.appendingPathComponent("probe").path])
-            #expect(probe.status != 0 && probe.output.contains("Read-only file system"), "the mount is not read-only: \(probe)")
-            try await checkEveryCommand(cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory))
+            #expect(
+                probe.status != 0 && probe.output.contains("Read-only file system"),
+                "the mount is not read-only: \(probe)")
+            try await checkEveryCommand(
+                cli: cli, db: db, wrapper: wrapper, importFile: try Self.writeImportFile(in: directory))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["index.sqlite"])
         }
     }
@@ -80,7 +90,8 @@ struct ReadOnlyIndexTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
             // The build may be where only its owner may read: the user runs a copy.
             let copy = try PublicCopy(
-                of: try BinaryRunner.locateExecutable(), in: directory.appendingPathComponent("public", isDirectory: true))
+                of: try BinaryRunner.locateExecutable(),
+                in: directory.appendingPathComponent("public", isDirectory: true))
             let cli = try BinaryRunner(sandbox: directory, executable: copy.executable)
             let wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             let probe = try await runTool(wrapper + ["touch", db])
@@ -101,12 +112,16 @@ struct ReadOnlyIndexTests {
             let db = try await FixtureIndex.copy(into: folder)
             // What the version before the comic vectors made: no such table, no such migration.
             let older = try await runTool([
-                "sqlite3", db, "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier IN ('v9-comic-vectors', 'v10-symbol-words');",
+                "sqlite3", db,
+                "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier IN ('v9-comic-vectors', 'v10-symbol-words');",
             ])
             #expect(older.status == 0, "\(older.output)")
             let before = try Data(contentsOf: URL(fileURLWithPath: db))
             let cli = try BinaryRunner(sandbox: directory)
-            let wrapper = ["unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh", folder.path]
+            let wrapper = [
+                "unshare", "-m", "--", "sh", "-c", #"mount --bind -o ro "$1" "$1" && shift && exec "$@""#, "sh",
+                folder.path,
+            ]
             let result = try await cli.run(["search", "bobby", "tables", "--db", db], wrapper: wrapper)
             #expect(result.status != 0, "\(result)")
             #expect(result.stderrLines.count == 1 && result.stderr.contains("made by an earlier version"), "\(result)")
@@ -125,7 +140,8 @@ struct ReadOnlyIndexTests {
                 stdin: Data("327\nn\n".utf8))
             #expect(result.status == 0, "\(result)")
             #expect(result.stdout.contains("#472"), "\(result)")
-            let show = try await cli.run(["show", "327", "--db", db], environment: ["XDG_STATE_HOME": "/proc/xkcd-search-state"])
+            let show = try await cli.run(
+                ["show", "327", "--db", db], environment: ["XDG_STATE_HOME": "/proc/xkcd-search-state"])
             #expect(show.status == 0 && show.stderr.isEmpty, "\(show)")
         }
     }
@@ -138,14 +154,18 @@ struct ReadOnlyIndexTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: folder.path)
             try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
             let copy = try PublicCopy(
-                of: try BinaryRunner.locateExecutable(), in: directory.appendingPathComponent("public", isDirectory: true))
+                of: try BinaryRunner.locateExecutable(),
+                in: directory.appendingPathComponent("public", isDirectory: true))
             let cli = try BinaryRunner(sandbox: directory, executable: copy.executable)
             let wrapper = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            for arguments in [["search", "python"], ["show", "327"], ["fav", "add", "327"], ["index", "--mirror", copy.corpus.path]] {
+            for arguments in [
+                ["search", "python"], ["show", "327"], ["fav", "add", "327"], ["index", "--mirror", copy.corpus.path],
+            ] {
                 let result = try await cli.run(arguments + ["--db", db], wrapper: wrapper)
                 #expect(result.status != 0, "\(arguments): \(result)")
                 #expect(result.stderrLines.count == 1, "\(arguments): \(result)")
-                #expect(result.stderr.contains("the directory \(folder.path) may not be read"), "\(arguments): \(result)")
+                #expect(
+                    result.stderr.contains("the directory \(folder.path) may not be read"), "\(arguments): \(result)")
                 #expect(!result.stderr.contains("there is no index"), "\(arguments): \(result)")
             }
         }

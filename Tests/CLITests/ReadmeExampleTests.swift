@@ -17,7 +17,8 @@ struct ReadmeExampleTests {
         "xkcd-search help <command>": "a placeholder",
         "xkcd-search serve": "serves until stopped (Tests/XKCDServerTests run it)",
         "xkcd-search --db /tmp/idx show 327": "a path of the reader's",
-        "xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show": "needs fzf and a person",
+        "xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show":
+            "needs fzf and a person",
     ]
 
     /// The examples in the order of the README: the lines of the `sh` blocks that start with
@@ -91,15 +92,18 @@ struct ReadmeExampleTests {
                 cli: cli, environment: environment)
             try #require(build.status == 0, "\(build)")
             // A reader with a favourite tagged physics, as `random --tag physics` presumes.
-            let favourite = try await Self.run("xkcd-search fav add 1 physics", in: directory, cli: cli, environment: environment)
+            let favourite = try await Self.run(
+                "xkcd-search fav add 1 physics", in: directory, cli: cli, environment: environment)
             try #require(favourite.status == 0, "\(favourite)")
             // The JSON sample is what its command prints (wrapped for the page at its line breaks).
-            let sample = try #require(readme.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "\n```").first)
+            let sample = try #require(
+                readme.components(separatedBy: "```json\n").dropFirst().first?.components(separatedBy: "\n```").first)
             let printed = try await Self.run(
                 "xkcd-search search bobby tables --limit 1 --json", in: directory, cli: cli, environment: environment)
             #expect(printed.stdout == sample.replacingOccurrences(of: "\n ", with: "") + "\n", "\(printed)")
             for example in examples {
-                let command = example.hasPrefix("xkcd-search index") && !example.contains("--mirror")
+                let command =
+                    example.hasPrefix("xkcd-search index") && !example.contains("--mirror")
                     ? example + " --xkcd-url \(base) --explain-url \(base) --image-url \(base)" : example
                 let output = try await Self.run(command, in: directory, cli: cli, environment: environment)
                 #expect(output.status == 0, "\(example): \(output)")

@@ -48,9 +48,10 @@ struct RelatedCommandTests {
         try await withBrowseSandbox { sandbox in
             let text = try await sandbox.run("related", "327", environment: ["NO_COLOR": ""])
             #expect(text.status == 0, "\(text)")
-            #expect(Self.linkLines(text) == [
-                "#327  Exploits of a Mom  (2007-10-10)", "  #10  Pi Equals  (2006-01-01)  [links to, linked from]",
-            ])
+            #expect(
+                Self.linkLines(text) == [
+                    "#327  Exploits of a Mom  (2007-10-10)", "  #10  Pi Equals  (2006-01-01)  [links to, linked from]",
+                ])
             let output = try await sandbox.run("related", "#2841", "--json")
             #expect(output.status == 0, "\(output)")
             let json = try JSONDecoder().decode(Related.self, from: Data(output.stdout.utf8))
@@ -83,10 +84,11 @@ struct RelatedCommandTests {
             let lines = Self.linkLines(result)
             let heading = try #require(lines.lastIndex(of: "#1608  Hoverboard  (2015-11-24)"), "\(result)")
             // Both linked both ways; #1663 is also among the nearest in meaning, so it comes first.
-            #expect(Array(lines[(heading + 1)...]) == [
-                "  #1663  Garden  (2016-04-04)  [links to, linked from]",
-                "  #1611  Baking Soda and Vinegar  (2015-12-02)  [links to, linked from]",
-            ], "\(result)")
+            #expect(
+                Array(lines[(heading + 1)...]) == [
+                    "  #1663  Garden  (2016-04-04)  [links to, linked from]",
+                    "  #1611  Baking Soda and Vinegar  (2015-12-02)  [links to, linked from]",
+                ], "\(result)")
         }
     }
 

@@ -15,7 +15,8 @@ struct RelevantCommandTests {
 
     @Test func aPassageFromAPipeOrAsArgumentsFindsTheComicThatFits() async throws {
         try await withBrowseSandbox { sandbox in
-            let piped = try await sandbox.cli.run(["relevant", "-", "--db", sandbox.db], stdin: Data(Self.situation.utf8))
+            let piped = try await sandbox.cli.run(
+                ["relevant", "-", "--db", sandbox.db], stdin: Data(Self.situation.utf8))
             #expect(piped.status == 0, "\(piped)")
             #expect(piped.stderr.isEmpty, "\(piped)")
             #expect(piped.stdoutLines.first?.hasPrefix("#2347  Dependency") == true, "\(piped)")
@@ -55,10 +56,13 @@ struct RelevantCommandTests {
         try await withBrowseSandbox { sandbox in
             let sentence = "The password rules at work want a digit, a capital and a symbol, so I write it on a note. "
             let passage = String(repeating: sentence, count: 70 * 1024 / sentence.utf8.count + 1)
-            let output = try await sandbox.cli.run(["relevant", "-", "--json", "--db", sandbox.db], stdin: Data(passage.utf8))
+            let output = try await sandbox.cli.run(
+                ["relevant", "-", "--json", "--db", sandbox.db], stdin: Data(passage.utf8))
             #expect(output.status == 0, "\(output)")
             #expect(output.stderrLines.count == 1, "\(output)")
-            #expect(output.stderr.contains("the passage has \(passage.utf8.count) bytes, over the limit of 65536"), "\(output)")
+            #expect(
+                output.stderr.contains("the passage has \(passage.utf8.count) bytes, over the limit of 65536"),
+                "\(output)")
             let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
             #expect(page["cutFrom"] as? Int == passage.utf8.count, "\(page)")
             #expect((page["results"] as? [[String: Any]])?.first?["num"] as? Int == 936, "\(output.stdout.prefix(300))")
@@ -75,13 +79,16 @@ struct RelevantCommandTests {
     @Test func searchReadsItsQueryFromStandardInput() async throws {
         try await withBrowseSandbox { sandbox in
             for arguments in [["search", "-"], ["search", "--stdin"], ["search", "--json", "--stdin"]] {
-                let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db], stdin: Data("bobby\ntables\n".utf8))
+                let output = try await sandbox.cli.run(
+                    arguments + ["--db", sandbox.db], stdin: Data("bobby\ntables\n".utf8))
                 #expect(output.status == 0, "\(arguments): \(output)")
                 #expect(output.stdout.hasPrefix(arguments.contains("--json") ? "{" : "#327"), "\(arguments): \(output)")
             }
-            let both = try await sandbox.cli.run(["search", "--stdin", "bobby", "--db", sandbox.db], stdin: Data("tables".utf8))
+            let both = try await sandbox.cli.run(
+                ["search", "--stdin", "bobby", "--db", sandbox.db], stdin: Data("tables".utf8))
             #expect(both.status == 2 && both.stderr.contains("not both"), "\(both)")
-            let long = try await sandbox.cli.run(["search", "-", "--db", sandbox.db], stdin: Data(String(repeating: "word ", count: 2000).utf8))
+            let long = try await sandbox.cli.run(
+                ["search", "-", "--db", sandbox.db], stdin: Data(String(repeating: "word ", count: 2000).utf8))
             expectFailure(long, "the query is too long (10000 bytes; the limit is 4096 bytes)")
         }
     }
@@ -129,7 +136,9 @@ struct RelevantCommandTests {
             #expect(ranked.count == 2, "ranked once, #2347 in it: \(result.output)")
             #expect(result.output.contains("words: "), "\(result.output)")
             let history = try String(contentsOf: state.appendingPathComponent("xkcd-search/history"), encoding: .utf8)
-            #expect(history.split(separator: "\n").count == 3, "the paste is one line of the history, then :quit: \(history)")
+            #expect(
+                history.split(separator: "\n").count == 3,
+                "the paste is one line of the history, then :quit: \(history)")
         }
     }
 

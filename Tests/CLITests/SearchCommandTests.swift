@@ -12,7 +12,9 @@ struct SearchCommandTests {
             #expect(lines.first == "#327  Exploits of a Mom  (2007-10-10)")
             #expect(lines.count >= 3)
             #expect(lines[1].hasPrefix("    "))
-            #expect(lines.last?.contains("of \(try #require(lines.last?.split(separator: " ").dropFirst(2).first)) result") == true)
+            #expect(
+                lines.last?.contains("of \(try #require(lines.last?.split(separator: " ").dropFirst(2).first)) result")
+                    == true)
             #expect(!output.stdout.contains("\u{1B}"))
         }
     }
@@ -35,7 +37,9 @@ struct SearchCommandTests {
             for (typed, meant) in [("serch", "search"), ("shwo", "show"), ("relatd", "related"), ("STATS", "stats")] {
                 let output = try await sandbox.run(typed, "foo")
                 #expect(output.status != 0 && output.stdout.isEmpty, "\(output)")
-                #expect(output.stderrLines.first == "Error: unknown command '\(typed)'; did you mean '\(meant)'?", "\(output)")
+                #expect(
+                    output.stderrLines.first == "Error: unknown command '\(typed)'; did you mean '\(meant)'?",
+                    "\(output)")
             }
             let far = try await sandbox.run("zzzzzz", "foo")
             #expect([0, 1].contains(far.status) && far.stderr.isEmpty, "\(far)")
@@ -48,13 +52,17 @@ struct SearchCommandTests {
         try await withBrowseSandbox { sandbox in
             let exclusion = try await sandbox.run("search", "bobby", "-tables")
             #expect(exclusion.status != 0 && exclusion.stdout.isEmpty, "\(exclusion)")
-            #expect(exclusion.stderrLines.first == "Error: '-tables' is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- bobby -tables'", "\(exclusion)")
+            #expect(
+                exclusion.stderrLines.first
+                    == "Error: '-tables' is not an option: to leave a word out, put the query after --, as in 'xkcd-search search -- bobby -tables'",
+                "\(exclusion)")
             for (option, value) in [("--page", "-1"), ("--limit", "-5")] {
                 let output = try await sandbox.run("search", "bobby", option, value)
                 #expect(output.stderrLines.first == "Error: \(option) must be 1 or more, not \(value)", "\(output)")
             }
             let after = try await sandbox.cli.run(["search", "--db", sandbox.db, "--", "bobby", "-tables"])
-            #expect([0, 1].contains(after.status) && after.stderr.isEmpty && !after.stdout.contains("#327 "), "\(after)")
+            #expect(
+                [0, 1].contains(after.status) && after.stderr.isEmpty && !after.stdout.contains("#327 "), "\(after)")
         }
     }
 
@@ -75,7 +83,9 @@ struct SearchCommandTests {
         try await withBrowseSandbox { sandbox in
             #expect(try await sandbox.run("search", "bobby", "tables").status == 0)
             let nothing = try await sandbox.run("search", "zzqqxxnothing")
-            #expect(nothing.status == 1 && nothing.stdout.contains("no comics found") && nothing.stderr.isEmpty, "\(nothing)")
+            #expect(
+                nothing.status == 1 && nothing.stdout.contains("no comics found") && nothing.stderr.isEmpty,
+                "\(nothing)")
             #expect(try await sandbox.run("search", "zzqqxxnothing", "--json").status == 1)
             for words in [[""], ["*"], ["()"], ["--", "-"], ["tag:"], ["bobby", "--no-such-option"], ["\"bobby"]] {
                 let output = try await sandbox.cli.run(["search", "--db", sandbox.db] + words)
@@ -90,8 +100,10 @@ struct SearchCommandTests {
         try await withTemporaryDirectory { directory in
             let cli = try BinaryRunner(sandbox: directory)
             let commands = [
-                "index", "search", "stats", "show", "explain", "next", "prev", "latest", "random", "link", "open", "related",
-                "about", "repl", "fav", "fav add", "fav remove", "fav tag", "fav untag", "fav list", "fav tags", "fav export",
+                "index", "search", "stats", "show", "explain", "next", "prev", "latest", "random", "link", "open",
+                "related",
+                "about", "repl", "fav", "fav add", "fav remove", "fav tag", "fav untag", "fav list", "fav tags",
+                "fav export",
                 "fav import",
             ]
             for command in commands {
@@ -162,9 +174,12 @@ struct SearchCommandTests {
     @Test func partialMatchesAreMarkedWhereTheyRank() async throws {
         try await withBrowseSandbox { sandbox in
             // 1335 holds four of the five words and ranks first; 802 holds all five.
-            let output = try await sandbox.run("search", "centered", "there", "particular", "australian", "change", "--color", "never")
+            let output = try await sandbox.run(
+                "search", "centered", "there", "particular", "australian", "change", "--color", "never")
             let headers = output.stdoutLines.filter { $0.hasPrefix("#") }
-            #expect(headers.first?.hasPrefix("#1335 ") == true && headers.first?.hasSuffix("[some of the words]") == true, "\(output)")
+            #expect(
+                headers.first?.hasPrefix("#1335 ") == true && headers.first?.hasSuffix("[some of the words]") == true,
+                "\(output)")
             let full = try #require(headers.first { $0.hasPrefix("#802 ") }, "\(output)")
             #expect(!full.contains("[some of the words]"))
         }
@@ -192,7 +207,9 @@ struct SearchCommandTests {
             let help = try await sandbox.cli.run(["search", "--help"])
             #expect(help.status == 0 && help.stdout.contains("USAGE: xkcd-search search "), "\(help)")
 
-            for arguments in [["search", "bobby", "--limit", "0"], ["search", "bobby", "--no-such-option"], ["search"]] {
+            for arguments in [
+                ["search", "bobby", "--limit", "0"], ["search", "bobby", "--no-such-option"], ["search"],
+            ] {
                 let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db])
                 #expect(output.status != 0 && output.stdout.isEmpty, "\(output)")
                 #expect(output.stderr.contains("Usage: xkcd-search search "), "\(arguments): \(output)")
@@ -228,7 +245,9 @@ struct SearchCommandTests {
     /// as they are, they would turn the rest of the terminal's line around.
     @Test func bidiOverridesFromTheIndexNeverReachTheTerminal() async throws {
         try await withBrowseSandbox { sandbox in
-            let overrides: [Character] = ["\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2069}"]
+            let overrides: [Character] = [
+                "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2069}",
+            ]
             for arguments in [["search", "cueball", "asshole", "--color", "always"], ["show", "1137", "--explain"]] {
                 let output = try await sandbox.cli.run(arguments + ["--db", sandbox.db])
                 #expect(output.status == 0, "\(output)")

@@ -35,8 +35,9 @@ struct SemanticSearchCommandTests {
             var directory = model
             if model == "damaged" {
                 // A copy of the real model whose weights file is cut short.
-                let real = try #require(ProcessInfo.processInfo.environment["XKCD_SEARCH_MODEL"].map(URL.init(fileURLWithPath:))
-                    ?? Self.developmentModel, "no model to copy: run `make model`")
+                let real = try #require(
+                    ProcessInfo.processInfo.environment["XKCD_SEARCH_MODEL"].map(URL.init(fileURLWithPath:))
+                        ?? Self.developmentModel, "no model to copy: run `make model`")
                 let damaged = sandbox.directory.appendingPathComponent("model")
                 try FileManager.default.copyItem(at: real, to: damaged)
                 let weights = try FileHandle(forWritingTo: damaged.appendingPathComponent("model.safetensors"))
@@ -44,15 +45,21 @@ struct SemanticSearchCommandTests {
                 try weights.close()
                 directory = damaged.path
             }
-            let output = try await sandbox.run("search", Self.description, environment: ["XKCD_SEARCH_MODEL": directory])
+            let output = try await sandbox.run(
+                "search", Self.description, environment: ["XKCD_SEARCH_MODEL": directory])
             #expect(output.status == 0, "\(output)")
             #expect(!output.stdout.isEmpty, "\(output)")
             #expect(output.stderrLines.count == 1, "\(output)")
             #expect(output.stderr.contains("semantic search is off"), "\(output)")
             #expect(output.stderr.contains("searching by words only"), "\(output)")
-            #expect(output.stderr.contains(model == "damaged" ? "is damaged" : "no sentence-embedding model"), "\(output)")
+            #expect(
+                output.stderr.contains(model == "damaged" ? "is damaged" : "no sentence-embedding model"), "\(output)")
             // The library says what is wrong; the command line adds what to do at a terminal.
-            #expect(output.stderr.contains(model == "damaged" ? "; run 'make model' again" : "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model'"), "\(output)")
+            #expect(
+                output.stderr.contains(
+                    model == "damaged"
+                        ? "; run 'make model' again"
+                        : "; set XKCD_SEARCH_MODEL to a model's directory, or run 'make model'"), "\(output)")
 
             // A short query, or one whose words settle it (an exact title), never asks the model,
             // so it says nothing.
@@ -84,10 +91,11 @@ struct SemanticSearchCommandTests {
             let output = try await sandbox.run("search", Self.description, environment: missing)
             #expect(output.status == 0, "\(output)")
             #expect(!output.stdout.isEmpty, "\(output)")
-            #expect(output.stderrLines == [
-                "semantic search is off: the sentence model needs oneDNN (Debian's libdnnl2, which `make deps` installs): "
-                    + "libdnnl.so.2 could not be loaded; searching by words only"
-            ], "\(output)")
+            #expect(
+                output.stderrLines == [
+                    "semantic search is off: the sentence model needs oneDNN (Debian's libdnnl2, which `make deps` installs): "
+                        + "libdnnl.so.2 could not be loaded; searching by words only"
+                ], "\(output)")
             let stats = try await sandbox.run("stats", environment: missing)
             #expect(stats.stdout.contains("by meaning:    off: the sentence model needs oneDNN"), "\(stats)")
         }
@@ -107,7 +115,8 @@ struct SemanticSearchCommandTests {
             let cli = try BinaryRunner(sandbox: directory, embeds: true)
             let db = directory.appendingPathComponent("index.sqlite").path
             let output = try await cli.run(
-                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path], environment: ["XKCD_SEARCH_MODEL": "/nonexistent/model"])
+                ["index", "--db", db, "--mirror", Fixtures.corpusURL.path],
+                environment: ["XKCD_SEARCH_MODEL": "/nonexistent/model"])
             #expect(output.status == 0, "\(output)")
             #expect(output.stderrLines.count == 1 && output.stderr.contains("semantic search is off"), "\(output)")
             let search = try await cli.run(["search", "--db", db, "exploits of a mom"])

@@ -3,17 +3,19 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `xkcd-search serve` as a person runs it: the real process, real HTTP on loopback.
 @Suite("serve through the binary")
 struct ServeCommandTests {
     /// Starts `serve --port 0` over the sandbox's index and waits for the URL it prints.
-    static func startServer(_ sandbox: BrowseSandbox, _ extra: [String] = []) async throws -> (BinaryRunner.Child, URL) {
+    static func startServer(_ sandbox: BrowseSandbox, _ extra: [String] = []) async throws -> (BinaryRunner.Child, URL)
+    {
         let child = try sandbox.cli.launch(["serve", "--port", "0", "--db", sandbox.db] + extra)
-        try await waitUntil("serve printed its URL", stopIf: { !child.isRunning }) { child.stdoutSoFar.contains("\n") }
-        let line = try #require(child.stdoutSoFar.split(separator: "\n").first.map(String.init), "serve ended: \(child.stderrSoFar)")
+        try await waitUntil("serve printed its URL", stopIf: { !child.isRunning }, { child.stdoutSoFar.contains("\n") })
+        let line = try #require(
+            child.stdoutSoFar.split(separator: "\n").first.map(String.init), "serve ended: \(child.stderrSoFar)")
         #expect(line.hasPrefix("serving http://127.0.0.1:"), "\(line)")
         return (child, try #require(URL(string: String(line.dropFirst("serving ".count)))))
     }
@@ -28,7 +30,8 @@ struct ServeCommandTests {
             let search = try await sandbox.run("search", "bobby", "tables", "--json")
             let show = try await sandbox.run("show", "327", "--json")
             let (child, base) = try await Self.startServer(sandbox)
-            let searched = try await Self.get(try #require(URL(string: "api/search?q=bobby%20tables", relativeTo: base)))
+            let searched = try await Self.get(
+                try #require(URL(string: "api/search?q=bobby%20tables", relativeTo: base)))
             #expect(searched.status == 200)
             #expect(searched.body + "\n" == search.stdout)
             let shown = try await Self.get(try #require(URL(string: "api/comics/327", relativeTo: base)))
@@ -53,7 +56,11 @@ struct ServeCommandTests {
         try await withBrowseSandbox { sandbox in
             let (child, base) = try await Self.startServer(sandbox)
             // A description: ranked by meaning, the encoder's work, the slowest answer there is.
-            let url = try #require(URL(string: "api/search?q=the%20one%20where%20a%20mother%20names%20her%20son%20after%20a%20database%20attack", relativeTo: base))
+            let url = try #require(
+                URL(
+                    string:
+                        "api/search?q=the%20one%20where%20a%20mother%20names%20her%20son%20after%20a%20database%20attack",
+                    relativeTo: base))
             let answers = try await withThrowingTaskGroup(of: (status: Int, body: String)?.self) { group in
                 for _ in 0..<16 {
                     group.addTask { try? await Self.get(url) }
@@ -72,10 +79,14 @@ struct ServeCommandTests {
             #expect(!answers.isEmpty)
             for answer in answers {
                 #expect(answer.status == 200, "\(answer)")
-                #expect((try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) != nil, "not whole JSON: \(answer.body)")
+                #expect(
+                    (try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))) != nil,
+                    "not whole JSON: \(answer.body)")
             }
             let logged = output.stderrLines.filter { $0.contains("GET /api/search 200") }.count
-            #expect(logged == answers.count, "every answer begun was logged and received: \(logged) logged, \(answers.count) received")
+            #expect(
+                logged == answers.count,
+                "every answer begun was logged and received: \(logged) logged, \(answers.count) received")
         }
     }
 
@@ -92,7 +103,8 @@ struct ServeCommandTests {
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
 
             let list = try await sandbox.run("fav", "list", "--json")
-            #expect(list.stdout.contains(#""num":327"#) && list.stdout.contains(#""tags":["classic","sql"]"#), "\(list)")
+            #expect(
+                list.stdout.contains(#""num":327"#) && list.stdout.contains(#""tags":["classic","sql"]"#), "\(list)")
             let served = try await Self.get(try #require(URL(string: "api/favourites", relativeTo: base)))
             #expect(served.body + "\n" == list.stdout)
             child.kill(SIGTERM)
@@ -120,7 +132,8 @@ struct ServeCommandTests {
             let images = FixtureServer()
             let imageBase = try await images.start()
             let (child, base) = try await Self.startServer(sandbox, ["--image-url", imageBase.absoluteString])
-            let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: "images/327", relativeTo: base)))
+            let (data, response) = try await URLSession.shared.data(
+                from: try #require(URL(string: "images/327", relativeTo: base)))
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/png")
             #expect(data == (try Fixtures.image("exploits_of_a_mom.png")))

@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `serve` while `index` writes the same file: real processes, real HTTP on loopback.
@@ -12,8 +12,9 @@ struct ServeDuringIndexTests {
     /// Starts `serve --port 0 --db db` and waits for the URL it prints.
     static func startServer(_ cli: BinaryRunner, db: String) async throws -> (BinaryRunner.Child, URL) {
         let child = try cli.launch(["serve", "--port", "0", "--db", db])
-        try await waitUntil("serve printed its URL", stopIf: { !child.isRunning }) { child.stdoutSoFar.contains("\n") }
-        let line = try #require(child.stdoutSoFar.split(separator: "\n").first.map(String.init), "serve ended: \(child.stderrSoFar)")
+        try await waitUntil("serve printed its URL", stopIf: { !child.isRunning }, { child.stdoutSoFar.contains("\n") })
+        let line = try #require(
+            child.stdoutSoFar.split(separator: "\n").first.map(String.init), "serve ended: \(child.stderrSoFar)")
         return (child, try #require(URL(string: String(line.dropFirst("serving ".count)))))
     }
 
@@ -37,7 +38,9 @@ struct ServeDuringIndexTests {
         try await withServedIndex(latest: 10) { served in
             served.server.holdAnswers()
             let index = try served.cli.launch(["index", "--db", served.db, "--timeout", "600"] + served.urls)
-            try await waitUntil("the index run's first request", stopIf: { !index.isRunning }) { !served.server.requestLog.isEmpty }
+            try await waitUntil("the index run's first request", stopIf: { !index.isRunning }) {
+                !served.server.requestLog.isEmpty
+            }
             let (server, base) = try await Self.startServer(served.cli, db: served.db)
             for path in ["api/search?q=tables", "api/comics/latest", "api/stats"] {
                 let answer = try await Self.get(base, path)
@@ -60,14 +63,19 @@ struct ServeDuringIndexTests {
         try await withServedIndex(latest: 5) { served in
             let first = try await served.cli.run(["index", "--db", served.db, "--timeout", "600"] + served.urls)
             #expect(first.status == 0, "\(first)")
-            let servers = [try await Self.startServer(served.cli, db: served.db), try await Self.startServer(served.cli, db: served.db)]
+            let servers = [
+                try await Self.startServer(served.cli, db: served.db),
+                try await Self.startServer(served.cli, db: served.db),
+            ]
             for (_, base) in servers { #expect(try await Self.latest(base) == 5) }
 
             served.server.setLatest(10)
             let asked = served.server.requestLog.count
             served.server.holdAnswers(afterRequests: asked + 3)
             let index = try served.cli.launch(["index", "--db", served.db, "--timeout", "600"] + served.urls)
-            try await waitUntil("the run held part way", stopIf: { !index.isRunning }) { served.server.requestLog.count > asked + 3 }
+            try await waitUntil("the run held part way", stopIf: { !index.isRunning }) {
+                served.server.requestLog.count > asked + 3
+            }
             for (_, base) in servers {
                 let answer = try await Self.get(base, "api/search?q=barrel")
                 #expect(answer.status == 200 && Self.isJSON(answer.body), "\(answer)")
@@ -93,7 +101,10 @@ struct ServeDuringIndexTests {
             let built = try await cli.run(index)
             #expect(built.status == 0, "\(built)")
             let (server, base) = try await Self.startServer(cli, db: db)
-            let paths = ["api/search?q=bobby%20tables", "api/comics/327", "api/suggest?q=tab", "api/search?q=a%20mother%20names%20her%20son", "api/comics/327/related"]
+            let paths = [
+                "api/search?q=bobby%20tables", "api/comics/327", "api/suggest?q=tab",
+                "api/search?q=a%20mother%20names%20her%20son", "api/comics/327/related",
+            ]
 
             let rebuild = try cli.launch(index + ["--rebuild"])
             var rebuilds = [rebuild]

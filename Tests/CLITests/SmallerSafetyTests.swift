@@ -3,7 +3,7 @@ import Testing
 import _XKCDTestSupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 16's smaller items: the index-run lock, "being built", `fav import`'s messages and
@@ -17,7 +17,9 @@ struct SmallerSafetyTests {
             // The first run waits for its fourth answer while the second one starts.
             server.holdAnswers(afterRequests: 3)
             let first = try cli.launch(["index", "--db", db] + urls)
-            try await waitUntil("the first run's fourth request", stopIf: { !first.isRunning }) { server.requestLog.count > 3 }
+            try await waitUntil("the first run's fourth request", stopIf: { !first.isRunning }) {
+                server.requestLog.count > 3
+            }
             let second = try await cli.run(["index", "--db", db] + urls)
             #expect(first.isRunning, "the first run ended while the server held its answers")
             server.releaseAnswers()
@@ -25,7 +27,9 @@ struct SmallerSafetyTests {
             #expect(second.stderr.contains("another 'xkcd-search index' is updating the index"), "\(second)")
             let finished = await first.wait()
             #expect(finished.status == 0, "\(finished)")
-            #expect(server.requestLog.filter { $0 == FixtureServer.latestPath }.count == 1, "the second run asked for nothing")
+            #expect(
+                server.requestLog.filter { $0 == FixtureServer.latestPath }.count == 1,
+                "the second run asked for nothing")
         }
     }
 
@@ -59,7 +63,8 @@ struct SmallerSafetyTests {
     func importSaysWhatIsWrong(_ favourites: String, _ message: String) async throws {
         try await withBrowseSandbox { sandbox in
             let file = sandbox.directory.appendingPathComponent("favourites.json")
-            try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": \#(favourites)}"#.utf8).write(to: file)
+            try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": \#(favourites)}"#.utf8).write(
+                to: file)
             expectFailure(try await sandbox.run("fav", "import", file.path), message)
         }
     }
@@ -70,8 +75,9 @@ struct SmallerSafetyTests {
             let added = try await sandbox.run("fav", "add", "327", "İstanbul", "ΣΟΦΙΑ", "Ärger")
             #expect(added.status == 0, "\(added)")
             let tags = try await sandbox.run("fav", "tags")
-            #expect(tags.stdoutLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }.sorted()
-                == ["i\u{307}stanbul", "σοφια", "ärger"].sorted(), "\(tags)")
+            #expect(
+                tags.stdoutLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }.sorted()
+                    == ["i\u{307}stanbul", "σοφια", "ärger"].sorted(), "\(tags)")
             let listed = try await sandbox.run("fav", "list", "--tag", "İSTANBUL")
             #expect(listed.stdout.hasPrefix("#327 "), "\(listed)")
         }
@@ -91,7 +97,8 @@ struct SmallerSafetyTests {
     @Test func aTooLongQueryIsMeasuredInOneUnit() async throws {
         try await withBrowseSandbox { sandbox in
             let query = String(repeating: "😀", count: 1025)
-            expectFailure(try await sandbox.run("search", query), "the query is too long (4100 bytes; the limit is 4096 bytes)")
+            expectFailure(
+                try await sandbox.run("search", query), "the query is too long (4100 bytes; the limit is 4096 bytes)")
         }
     }
 
@@ -109,7 +116,9 @@ struct SmallerSafetyTests {
             let first = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/1/info.0.json"))
             try first.write(to: mirror.appendingPathComponent("info.0.json"))
             try first.write(to: mirror.deletingLastPathComponent().appendingPathComponent("info.0.json"))
-            let seed = try await cli.run(["index", "--db", db, "--mirror", mirror.deletingLastPathComponent().deletingLastPathComponent().path])
+            let seed = try await cli.run([
+                "index", "--db", db, "--mirror", mirror.deletingLastPathComponent().deletingLastPathComponent().path,
+            ])
             #expect(seed.status == 0, "\(seed)")
             let script = #"""
                 import os, sys, time, pexpect

@@ -9,8 +9,11 @@ struct WordingTests {
     @Test func oneFavouriteAndOneTagAreSingular() async throws {
         try await withBrowseSandbox { sandbox in
             let file = sandbox.directory.appendingPathComponent("one.json")
-            try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["sql"]}]}"#.utf8)
-                .write(to: file)
+            try Data(
+                #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["sql"]}]}"#
+                    .utf8
+            )
+            .write(to: file)
             let output = try await sandbox.run("fav", "import", file.path)
             #expect(output.status == 0 && output.stdout == "added 1 favourite and 1 tag (#327)\n", "\(output)")
         }
@@ -19,11 +22,15 @@ struct WordingTests {
     @Test func aFileNamingAComicTheIndexLacksIsRefusedAsFavAddRefusesIt() async throws {
         try await withBrowseSandbox { sandbox in
             let file = sandbox.directory.appendingPathComponent("far.json")
-            try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 99999}]}"#.utf8).write(to: file)
+            try Data(#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 99999}]}"#.utf8).write(
+                to: file)
             let add = try await sandbox.run("fav", "add", "99999")
             let imported = try await sandbox.run("fav", "import", file.path)
             #expect(add.status == 1 && imported.status == 1, "\(add)\n\(imported)")
-            #expect(imported.stderrLines == ["Error: nothing was imported from \(file.path): favourites[0]: #99999 does not exist yet: the latest is #3282"], "\(imported)")
+            #expect(
+                imported.stderrLines == [
+                    "Error: nothing was imported from \(file.path): favourites[0]: #99999 does not exist yet: the latest is #3282"
+                ], "\(imported)")
             #expect(try await sandbox.run("fav", "list").stdout == "no favourites yet\n")
         }
     }
@@ -78,7 +85,9 @@ struct WordingTests {
             let output = try await sandbox.cli.run(
                 ["search", "the one where the neural net learned the wrong thing", "--db", sandbox.db],
                 environment: ["XKCD_SEARCH_MODEL": model.path], wrapper: wrapper)
-            #expect(output.stderr.contains("cannot read the sentence-embedding model at \(model.path) (permission denied)"), "\(output)")
+            #expect(
+                output.stderr.contains("cannot read the sentence-embedding model at \(model.path) (permission denied)"),
+                "\(output)")
         }
     }
 }

@@ -61,7 +61,9 @@ import _XKCDTestSupport
     }
 
     @Test func missingWeights() throws {
-        let directory = try damagedCopy { try FileManager.default.removeItem(at: $0.appending(path: "model.safetensors")) }
+        let directory = try damagedCopy {
+            try FileManager.default.removeItem(at: $0.appending(path: "model.safetensors"))
+        }
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         #expect(throws: EmbedError.modelMissing(path: directory.appending(path: "model.safetensors").path)) {
             try SentenceEncoder(modelDirectory: directory)
@@ -105,7 +107,8 @@ import _XKCDTestSupport
         HeaderEdit(old: "\"shape\":[384]", new: "\"shape\":[192]", reason: "bytes for shape [192]"),
         HeaderEdit(old: "\"data_offsets\":[0,1536]", new: "\"data_offsets\":[2,1538]", reason: "not aligned"),
         HeaderEdit(old: "\"identity\"", new: "\"idemtity\"", reason: "identity"),
-        HeaderEdit(old: "encoder.layer.5.output.dense.weight", new: "encoder.layer.5.output.dense.weigh_", reason: "no tensor"),
+        HeaderEdit(
+            old: "encoder.layer.5.output.dense.weight", new: "encoder.layer.5.output.dense.weigh_", reason: "no tensor"),
     ])
     func damagedHeader(_ edit: HeaderEdit) throws {
         let directory = try damagedCopy { directory in
@@ -120,13 +123,17 @@ import _XKCDTestSupport
     @Test(arguments: ["I8", "F16"])
     func bothTableLayoutsMatchTheReference(tableType: String) throws {
         let directory = try damagedCopy { directory in
-            try rewriteWeights(in: directory) { $0 = tableType == "I8" ? Self.int8Weights(from: $0) : Self.float16Weights(from: $0) }
+            try rewriteWeights(in: directory) {
+                $0 = tableType == "I8" ? Self.int8Weights(from: $0) : Self.float16Weights(from: $0)
+            }
         }
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         let encoder = try SentenceEncoder(modelDirectory: directory)
         for reference in Reference.shared.cases {
             let similarity = cosine(encoder.embedding(for: reference.text), reference.embedding)
-            #expect(similarity >= 0.999, "\(tableType) table, \(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
+            #expect(
+                similarity >= 0.999,
+                "\(tableType) table, \(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
         }
     }
 
@@ -175,7 +182,8 @@ import _XKCDTestSupport
         var width: Int { (tableInfo["shape"] as! [Int])[1] }
 
         init(_ data: Data) {
-            let headerLength = Int(UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+            let headerLength = Int(
+                UInt64(littleEndian: data.prefix(8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
             self.data = data
             dataStart = 8 + headerLength
             header = try! JSONSerialization.jsonObject(with: data.subdata(in: 8..<dataStart)) as! [String: Any]
@@ -188,7 +196,9 @@ import _XKCDTestSupport
             return data.withUnsafeBytes { raw in
                 let base = raw.baseAddress! + dataStart
                 let table = base + tableStart
-                if isHalf { return (0..<count).map { Float(table.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) } }
+                if isHalf {
+                    return (0..<count).map { Float(table.loadUnaligned(fromByteOffset: $0 * 2, as: Float16.self)) }
+                }
                 return (0..<count).map {
                     Float(table.load(fromByteOffset: $0, as: Int8.self))
                         * base.loadUnaligned(fromByteOffset: scaleStart + ($0 / width) * 4, as: Float.self)
@@ -200,11 +210,12 @@ import _XKCDTestSupport
         /// float32 tensors, its header padded so the tensors stay 64-byte aligned.
         func written(tensors: [Data]) -> Data {
             var headerBytes = try! JSONSerialization.data(withJSONObject: header)
-            headerBytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
+            headerBytes.append(
+                contentsOf: repeatElement(UInt8(ascii: " "), count: (64 - (8 + headerBytes.count) % 64) % 64))
             var result = withUnsafeBytes(of: UInt64(headerBytes.count).littleEndian) { Data($0) }
             result.append(headerBytes)
             result.append(data.subdata(in: dataStart..<(dataStart + tableStart)))
-            tensors.forEach { result.append($0) }
+            for tensor in tensors { result.append(tensor) }
             return result
         }
     }
@@ -229,7 +240,9 @@ import _XKCDTestSupport
         table["dtype"] = "I8"
         table["data_offsets"] = [tableStart, tableEnd]
         model.header[ModelBytes.table] = table
-        model.header[ModelBytes.scales] = ["dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4]]
+        model.header[ModelBytes.scales] = [
+            "dtype": "F32", "shape": [rows], "data_offsets": [tableEnd, tableEnd + rows * 4],
+        ]
         edit(&model.header)
         return model.written(tensors: [values.withUnsafeBytes { Data($0) }, scales.withUnsafeBytes { Data($0) }])
     }
@@ -313,12 +326,16 @@ import _XKCDTestSupport
                 } else if poison == "negated" {
                     // Finite, of unit length after pooling, but not the model's vectors.
                     let range = tensorRange("encoder.layer.5.output.dense.weight", in: data)
-                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) { data[offset] ^= 0x80 }
+                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) {
+                        data[offset] ^= 0x80
+                    }
                 } else {
                     let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
                     let value: Float = poison == "nan" ? .nan : .infinity
                     for offset in stride(from: range.lowerBound, to: range.lowerBound + 4 * 384, by: 4) {
-                        withUnsafeBytes(of: value.bitPattern.littleEndian) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+                        withUnsafeBytes(of: value.bitPattern.littleEndian) {
+                            data.replaceSubrange(offset..<offset + 4, with: $0)
+                        }
                     }
                 }
             }
@@ -330,7 +347,9 @@ import _XKCDTestSupport
     /// vector of a fixed text.
     @Test func aModelWithoutItsCheckOpens() throws {
         let directory = try damagedCopy { directory in
-            try rewriteWeights(in: directory) { data in replaceInHeader("\"check_tokens\"", "\"other_tokens\"", in: &data) }
+            try rewriteWeights(in: directory) { data in
+                replaceInHeader("\"check_tokens\"", "\"other_tokens\"", in: &data)
+            }
         }
         defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
         #expect(try SentenceEncoder(modelDirectory: directory).dimensions == 384)

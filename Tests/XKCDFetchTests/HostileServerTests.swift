@@ -34,7 +34,8 @@ struct HostileServerTests {
     @Test func aGzipBombIsCutOffAtTheLimit() async throws {
         try await withFixtureServer { server, base in
             // The client stops at 4 MB: the refusal says so.
-            await expectRefusal(base, .gzipBomb(inflatedBytes: 64 << 20), saying: "larger than the limit of 4 MB", server: server)
+            await expectRefusal(
+                base, .gzipBomb(inflatedBytes: 64 << 20), saying: "larger than the limit of 4 MB", server: server)
         }
     }
 
@@ -78,7 +79,8 @@ struct HostileServerTests {
 
     @Test func aRedirectOnTheSameSiteIsFollowed() async throws {
         try await withFixtureServer { server, base in
-            server.setFault(.redirect(base.absoluteString + "/327/info.0.json"), forPath: FixtureServer.comicPath(327), times: 1)
+            server.setFault(
+                .redirect(base.absoluteString + "/327/info.0.json"), forPath: FixtureServer.comicPath(327), times: 1)
             let response = try #require(try await source(base).comic(327))
             #expect(try XKCDJSON.comicID(response.data) == 327)
             #expect(server.requestLog.count == 2, "the redirect, then the comic: \(server.requestLog)")
@@ -88,7 +90,8 @@ struct HostileServerTests {
     @Test func aRedirectLoopIsSaidToBeOne() async throws {
         try await withFixtureServer { server, base in
             await expectRefusal(
-                base, .redirect(base.absoluteString + "/327/info.0.json"), saying: "redirected more than 5 times", server: server)
+                base, .redirect(base.absoluteString + "/327/info.0.json"), saying: "redirected more than 5 times",
+                server: server)
         }
     }
 
@@ -113,10 +116,14 @@ struct HostileServerTests {
     @Test func aResponseForAnotherNumberIsRefused() async throws {
         try await withFixtureServer { server, base in
             let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("xkcd/149/info.0.json"))
-            for (number, body) in [(149, other), (99999, Fixtures.renumbered(other, 99999)), (0, Fixtures.renumbered(other, 0))] {
+            for (number, body) in [
+                (149, other), (99999, Fixtures.renumbered(other, 99999)), (0, Fixtures.renumbered(other, 0)),
+            ] {
                 server.setFault(.body(body), forPath: FixtureServer.comicPath(327))
                 let error = await #expect(throws: FetchError.self) { try await source(base).comic(327) }
-                #expect(error?.description.contains("it is comic #\(number), not #327") == true, "\(String(describing: error))")
+                #expect(
+                    error?.description.contains("it is comic #\(number), not #327") == true,
+                    "\(String(describing: error))")
             }
         }
     }
@@ -126,7 +133,9 @@ struct HostileServerTests {
             let other = try Data(contentsOf: Fixtures.corpusURL.appendingPathComponent("explainxkcd/api/149.json"))
             server.setFault(.body(other), forPath: FixtureServer.explainPath(327))
             let error = await #expect(throws: FetchError.self) { try await source(base).explanation(327) }
-            #expect(error?.description.contains("the page is '149: Sandwich', not #327's") == true, "\(String(describing: error))")
+            #expect(
+                error?.description.contains("the page is '149: Sandwich', not #327's") == true,
+                "\(String(describing: error))")
         }
     }
 }

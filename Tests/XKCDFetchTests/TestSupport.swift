@@ -40,7 +40,6 @@ func withFixtureServer(
     await server.stop()
 }
 
-
 extension ContinuousClock.Instant {
     var secondsSince: Double {
         (ContinuousClock.now - self).seconds

@@ -72,7 +72,8 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
 
 @Suite struct RenderingTests {
     @Test func kittyIsOneAPCSequenceAfterAnother() throws {
-        let output = try TerminalImage(try decoded("exploits_of_a_mom.png"), format: .kitty, box: ImageBox(columns: 80, rows: 48))
+        let output = try TerminalImage(
+            try decoded("exploits_of_a_mom.png"), format: .kitty, box: ImageBox(columns: 80, rows: 48))
         let text = String(decoding: output.bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}_G"))
         #expect(text.contains("f=32") || text.contains("f=24"))  // raw RGBA or RGB pixels
@@ -83,7 +84,8 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
     }
 
     @Test func itermIsOneOSC1337WithTheImageInBase64() throws {
-        let output = try TerminalImage(try decoded("exploits_of_a_mom.png"), format: .iterm, box: ImageBox(columns: 80, rows: 48))
+        let output = try TerminalImage(
+            try decoded("exploits_of_a_mom.png"), format: .iterm, box: ImageBox(columns: 80, rows: 48))
         let text = String(decoding: output.bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}]1337;File="))
         #expect(text.contains("inline=1"))
@@ -95,7 +97,8 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
     }
 
     @Test func sixelIsADCSWithSixelData() throws {
-        let output = try TerminalImage(try decoded("exploits_of_a_mom.png"), format: .sixel, box: ImageBox(columns: 80, rows: 48))
+        let output = try TerminalImage(
+            try decoded("exploits_of_a_mom.png"), format: .sixel, box: ImageBox(columns: 80, rows: 48))
         let text = String(decoding: output.bytes, as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}P"))
         let introducer = try #require(text.firstIndex(of: "q"))
@@ -111,7 +114,8 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
     @Test(arguments: [20, 47, 80, 133])
     func symbolArtFitsTheWidthAsked(columns: Int) throws {
         for name in ["exploits_of_a_mom.png", "dependency.png", "alternative_energy_revolution.jpg"] {
-            let output = try TerminalImage(try decoded(name), format: .symbols, box: ImageBox(columns: columns, rows: 500))
+            let output = try TerminalImage(
+                try decoded(name), format: .symbols, box: ImageBox(columns: columns, rows: 500))
             let lines = visibleLines(output.bytes)
             #expect(lines.count == output.rows)
             #expect(lines.allSatisfy { $0.unicodeScalars.count <= columns }, "\(name) at \(columns)")
@@ -121,7 +125,8 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
     }
 
     @Test func aTallImageIsShrunkToTheHeightAllowed() throws {
-        let output = try TerminalImage(try decoded("dependency.png"), format: .symbols, box: ImageBox(columns: 100, rows: 30))
+        let output = try TerminalImage(
+            try decoded("dependency.png"), format: .symbols, box: ImageBox(columns: 100, rows: 30))
         #expect(output.rows <= 30)
         #expect(output.columns < 100)
         #expect(output.isShrunkToFit)
@@ -130,21 +135,30 @@ private func visibleLines(_ bytes: [UInt8]) -> [String] {
 
     @Test func symbolsUseBlocksAndColourUnlessAskedNotTo() throws {
         let image = try decoded("traffic_lights.gif")
-        let coloured = try TerminalImage(image, format: .symbols, box: ImageBox(columns: 60, rows: 40), environment: ["COLORTERM": "truecolor"])
+        let coloured = try TerminalImage(
+            image, format: .symbols, box: ImageBox(columns: 60, rows: 40), environment: ["COLORTERM": "truecolor"])
         let text = String(decoding: coloured.bytes, as: UTF8.self)
         #expect(text.contains("\u{1B}[38;2;") || text.contains("\u{1B}[48;2;"))
-        #expect(text.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) || (0x1FB00...0x1FB3B).contains($0.value) })
+        #expect(
+            text.unicodeScalars.contains {
+                (0x2580...0x259F).contains($0.value) || (0x1FB00...0x1FB3B).contains($0.value)
+            })
 
         let plain = try TerminalImage(image, format: .symbols, box: ImageBox(columns: 60, rows: 40), usesColor: false)
         let plainText = String(decoding: plain.bytes, as: UTF8.self)
         #expect(!plainText.contains("38;2;") && !plainText.contains("48;2;") && !plainText.contains("38;5;"))
-        #expect(plainText.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) || (0x1FB00...0x1FB3B).contains($0.value) })
+        #expect(
+            plainText.unicodeScalars.contains {
+                (0x2580...0x259F).contains($0.value) || (0x1FB00...0x1FB3B).contains($0.value)
+            })
     }
 
     @Test func theCellSizeSetsThePixelsSent() throws {
         let image = try decoded("exploits_of_a_mom.png")
-        let small = try TerminalImage(image, format: .sixel, box: ImageBox(columns: 40, rows: 48, cellWidth: 8, cellHeight: 16))
-        let large = try TerminalImage(image, format: .sixel, box: ImageBox(columns: 40, rows: 48, cellWidth: 16, cellHeight: 32))
+        let small = try TerminalImage(
+            image, format: .sixel, box: ImageBox(columns: 40, rows: 48, cellWidth: 8, cellHeight: 16))
+        let large = try TerminalImage(
+            image, format: .sixel, box: ImageBox(columns: 40, rows: 48, cellWidth: 16, cellHeight: 32))
         #expect(large.bytes.count > small.bytes.count)
     }
 

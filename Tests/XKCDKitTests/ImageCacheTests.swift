@@ -9,13 +9,15 @@ import _XKCDTestSupport
 @Suite("images remembered as missing")
 struct ImageCacheTests {
     @Test func aMissingImageIsRememberedForAnHour() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-images-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "xkcd-images-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let cache = ImageCache(directory: directory)
         let image = "https://imgs.xkcd.com/comics/exploits_of_a_mom.png"
         #expect(cache.missing(comic: 327, imageURL: image) == nil)
 
-        cache.rememberMissing(comic: 327, imageURL: image, reason: "could not connect to imgs.xkcd.com (host not found)")
+        cache.rememberMissing(
+            comic: 327, imageURL: image, reason: "could not connect to imgs.xkcd.com (host not found)")
         let now = Date()
         let missing = try #require(cache.missing(comic: 327, imageURL: image, now: now))
         #expect(missing.reason == "could not connect to imgs.xkcd.com (host not found)")

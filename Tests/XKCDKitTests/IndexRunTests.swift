@@ -20,11 +20,13 @@ struct IndexRunTests {
         options.mirror = Fixtures.corpusURL
         options.embeds = false
         let run = try IndexRun(
-            databasePath: path, cacheDirectory: directory.appendingPathComponent("cache"), options: options, logger: quietLogger)
+            databasePath: path, cacheDirectory: directory.appendingPathComponent("cache"), options: options,
+            logger: quietLogger)
         let events = Mutex<[String]>([])
         let outcome = try await run.run { event in
             switch event {
-            case .progress(let stage, let progress): events.withLock { $0.append("\(stage) \(progress.completed)/\(progress.total)") }
+            case .progress(let stage, let progress):
+                events.withLock { $0.append("\(stage) \(progress.completed)/\(progress.total)") }
             case .finished(let stage): events.withLock { $0.append("finished \(stage)") }
             default: events.withLock { $0.append("\(event)") }
             }
@@ -38,11 +40,14 @@ struct IndexRunTests {
         // is all of them, then the stage ends, and nothing else happened.
         let latest = outcome.report.latest
         #expect(seen.suffix(2) == ["indexing \(latest)/\(latest)", "finished indexing"], "\(seen.suffix(3))")
-        #expect(seen.allSatisfy { $0.hasPrefix("indexing ") || $0 == "finished indexing" }, "\(seen.filter { !$0.hasPrefix("indexing ") })")
+        #expect(
+            seen.allSatisfy { $0.hasPrefix("indexing ") || $0 == "finished indexing" },
+            "\(seen.filter { !$0.hasPrefix("indexing ") })")
 
         #expect(throws: StoreError.indexRunInProgress(path: path)) {
             _ = try IndexRun(
-                databasePath: path, cacheDirectory: directory.appendingPathComponent("cache"), options: options, logger: quietLogger)
+                databasePath: path, cacheDirectory: directory.appendingPathComponent("cache"), options: options,
+                logger: quietLogger)
         }
         withExtendedLifetime(run) {}
     }

@@ -172,7 +172,9 @@ struct IndexerEndToEndTests {
             #expect(failures[472]?.resource == "comic")
             // Cut off mid-body: FoundationNetworking reports "transfer closed with N bytes remaining".
             #expect(
-                failures[472].map { ["incomplete body", "bytes remaining", "connection lost"].contains(where: $0.message.contains) }
+                failures[472].map {
+                    ["incomplete body", "bytes remaining", "connection lost"].contains(where: $0.message.contains)
+                }
                     == true,
                 "\(failures[472]?.message ?? "")")
             #expect(failures[221]?.resource == "explanation")
@@ -236,7 +238,8 @@ struct IndexerEndToEndTests {
             #expect(report.failures.map(\.id) == [5], "\(report.failures)")
             #expect(report.failures.first?.resource == "comic")
             #expect(report.failures.first?.message.contains("timed out") == true, "\(report.failures)")
-            #expect(report.failures.first?.message.contains("/5/info.0.json after 2 tries") == true, "\(report.failures)")
+            #expect(
+                report.failures.first?.message.contains("/5/info.0.json after 2 tries") == true, "\(report.failures)")
             #expect(server.requestCount(forPath: FixtureServer.comicPath(5)) == 2)
             #expect(try harness.database.comicIDs() == [1, 2, 3, 4, 6, 7, 8, 9, 10])
 
@@ -245,7 +248,9 @@ struct IndexerEndToEndTests {
             let second = try await indexer.run()
             #expect(second.failures.isEmpty, "\(second.failures)")
             #expect(second.newComics.map(\.id) == [5])
-            #expect(harness.requestedPaths(.xkcd).sorted() == [FixtureServer.comicPath(5), FixtureServer.latestPath].sorted())
+            #expect(
+                harness.requestedPaths(.xkcd).sorted()
+                    == [FixtureServer.comicPath(5), FixtureServer.latestPath].sorted())
             #expect(try harness.database.comicIDs() == Array(1...10))
         }
     }
@@ -306,13 +311,16 @@ struct IndexSnapshot: Equatable, CustomStringConvertible {
     /// What differs, in a few words, for expectation messages.
     func differences(from other: IndexSnapshot) -> String {
         var lines: [String] = []
-        let ids = Set(comics.map(\.id)), otherIDs = Set(other.comics.map(\.id))
+        let ids = Set(comics.map(\.id))
+        let otherIDs = Set(other.comics.map(\.id))
         if ids != otherIDs {
-            lines.append("comics missing: \(otherIDs.subtracting(ids).sorted()), extra: \(ids.subtracting(otherIDs).sorted())")
+            lines.append(
+                "comics missing: \(otherIDs.subtracting(ids).sorted()), extra: \(ids.subtracting(otherIDs).sorted())")
         }
         let changed = comics.filter { comic in other.comics.first { $0.id == comic.id }.map { $0 != comic } ?? false }
         if !changed.isEmpty { lines.append("comics changed: \(changed.map(\.id))") }
-        let explained = Set(explanations.map(\.comicID)), otherExplained = Set(other.explanations.map(\.comicID))
+        let explained = Set(explanations.map(\.comicID))
+        let otherExplained = Set(other.explanations.map(\.comicID))
         if explained != otherExplained {
             lines.append(
                 "explanations missing: \(otherExplained.subtracting(explained).sorted()), "

@@ -1,16 +1,19 @@
 import Foundation
 import Testing
-import XKCDIndexer
 import XKCDEmbed
-@testable import XKCDKit
+import XKCDIndexer
 import XKCDStore
 import _XKCDTestSupport
+
+@testable import XKCDKit
 
 /// A library over an in-memory index of the fixture mirror (comics 1-10, 149, 327, …, 3282).
 private func makeFixtureLibrary() async throws -> Library {
     let database = try ComicDatabase.inMemory()
-    _ = try await Indexer(database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: quietLogger)
-        .run()
+    _ = try await Indexer(
+        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: quietLogger
+    )
+    .run()
     return Library(database: database)
 }
 
@@ -49,8 +52,12 @@ struct LibraryBrowsingTests {
             #expect(!text.contains("\n"))
             #expect(text.first.map { !$0.isUppercase } == true, "\(text)")
         }
-        #expect(LibraryError.notYetPublished(4000, latest: 3282).description == "#4000 does not exist yet: the latest is #3282")
-        #expect(LibraryError.skipped404.description == "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)")
+        #expect(
+            LibraryError.notYetPublished(4000, latest: 3282).description
+                == "#4000 does not exist yet: the latest is #3282")
+        #expect(
+            LibraryError.skipped404.description
+                == "#404 does not exist: xkcd skipped it on purpose (HTTP 404 Not Found)")
         #expect(LibraryError.noExplanation(3282).description == "#3282 has no explanation yet on explain xkcd")
     }
 
@@ -65,7 +72,10 @@ struct LibraryBrowsingTests {
             StoreError.needsUpdate(path: "/x"), StoreError.notAVectorFile(path: "/x", reason: "no comicVector table"),
         ]
         for error in errors {
-            for advice in ["run '", "'xkcd-search", "make model", "XKCD_SEARCH_MODEL", "fav add", "show one", "--db", "export-vectors", "copy it"] {
+            for advice in [
+                "run '", "'xkcd-search", "make model", "XKCD_SEARCH_MODEL", "fav add", "show one", "--db",
+                "export-vectors", "copy it",
+            ] {
                 #expect(!error.description.contains(advice), "\(error.description)")
             }
         }
@@ -232,16 +242,26 @@ struct LibraryFavouriteTests {
         (#"{"format": "xkcd-search favourites", "favourites": []}"#, #"it has no "version""#),
         (#"{"format": "xkcd-search favourites", "version": 2, "favourites": []}"#, "it is version 2"),
         (#"{"format": "xkcd-search favourites", "version": 1}"#, #"it has no "favourites""#),
-        (#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1}, {"title": "x"}]}"#,
-         #"favourites[1] has no "num""#),
-        (#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": "327"}]}"#,
-         "favourites[0].num should be a number"),
-        (#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 0}]}"#,
-         "favourites[0].num is 0"),
-        (#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1, "added": "yesterday"}]}"#,
-         "favourites[0].added is not an ISO 8601 date"),
-        (#"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1}, {"num": 2, "tags": ["a b"]}]}"#,
-         "favourites[1].tags: 'a b' is not a valid tag"),
+        (
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1}, {"title": "x"}]}"#,
+            #"favourites[1] has no "num""#
+        ),
+        (
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": "327"}]}"#,
+            "favourites[0].num should be a number"
+        ),
+        (
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 0}]}"#,
+            "favourites[0].num is 0"
+        ),
+        (
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1, "added": "yesterday"}]}"#,
+            "favourites[0].added is not an ISO 8601 date"
+        ),
+        (
+            #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 1}, {"num": 2, "tags": ["a b"]}]}"#,
+            "favourites[1].tags: 'a b' is not a valid tag"
+        ),
     ])
     func malformedFilesChangeNothingAndSayWhy(_ json: String, _ reason: String) async throws {
         let library = Library(database: try ComicDatabase.inMemory())
@@ -273,12 +293,17 @@ struct LibraryFavouriteTests {
     @Test func aFileNamingAComicTheIndexLacksChangesNothing() async throws {
         let library = try await makeFixtureLibrary()
         let json = #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327}, {"num": 99999}]}"#
-        #expect(throws: LibraryError.importRefused(source: "fav.json", reason: "favourites[1]: #99999 does not exist yet: the latest is #3282")) {
+        #expect(
+            throws: LibraryError.importRefused(
+                source: "fav.json", reason: "favourites[1]: #99999 does not exist yet: the latest is #3282")
+        ) {
             try library.importFavourites(Data(json.utf8), source: "fav.json")
         }
         #expect(try library.favourites().isEmpty)
         let empty = Library(database: try ComicDatabase.inMemory())
-        #expect(throws: LibraryError.importRefused(source: "the file", reason: "favourites[0]: \(LibraryError.emptyIndex)")) {
+        #expect(
+            throws: LibraryError.importRefused(source: "the file", reason: "favourites[0]: \(LibraryError.emptyIndex)")
+        ) {
             try empty.importFavourites(Data(json.utf8))
         }
     }
@@ -310,7 +335,8 @@ struct FavouritesSurviveReindexTests {
         #expect(try database.favouriteIDs() == [327, 2347])
         #expect(try database.comicIDs(taggedWith: "sql") == [327])
 
-        let reopened = Library(database: try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path))
+        let reopened = Library(
+            database: try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path))
         #expect(try reopened.favourites().map(\.favourite) == before)
     }
 }

@@ -4,9 +4,10 @@ import Logging
 import Testing
 import XKCDEmbed
 import XKCDIndexer
+import _XKCDTestSupport
+
 @testable import XKCDKit
 @testable import XKCDStore
-import _XKCDTestSupport
 
 /// The real model, found as the executables find it. `make test` runs `make model` first, so a
 /// missing model fails these tests; it never skips them.
@@ -124,7 +125,9 @@ struct MeaningSearchTests {
         let (database, _) = try await embeddedFixtureIndex.value
         let query = Self.description
         let lexical = try SearchEngine(database: database).search(query)
-        for model in [SentenceModel(directory: nil), SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model"))] {
+        for model in [
+            SentenceModel(directory: nil), SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model")),
+        ] {
             let results = try SearchEngine(database: database, sentenceModel: model).search(query)
             #expect(results.results.map(\.id) == lexical.results.map(\.id))
             #expect(results.semanticProblem != nil)
@@ -214,7 +217,9 @@ struct VectorIndexerTests {
         let report = try await VectorIndexer(database: target, encoder: encoder, width: 1).run(importingFrom: shipped)
         #expect(report.imported == 4 && report.embedded == 1)
         let sources = try target.vectorSources()
-        #expect(sources.count == 5 && sources.values.allSatisfy { $0.model == encoder.identity && $0.textDigest != "other" })
+        #expect(
+            sources.count == 5 && sources.values.allSatisfy { $0.model == encoder.identity && $0.textDigest != "other" }
+        )
     }
 
     @Test func aFileThatHoldsNoVectorsIsRefused() async throws {

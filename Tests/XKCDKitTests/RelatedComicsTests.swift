@@ -2,9 +2,10 @@ import Foundation
 import Logging
 import Testing
 import XKCDIndexer
-@testable import XKCDKit
 import XKCDStore
 import _XKCDTestSupport
+
+@testable import XKCDKit
 
 /// `related`: the comics an explanation links to and those linking to it, on the real fixtures.
 @Suite("Related comics")
@@ -27,7 +28,8 @@ struct RelatedComicsTests {
         // 2841's explanation links to 1116, whose explanation does not link back.
         #expect(summary(try library.related(.number(2841))) == ["1116 links to"])
         #expect(summary(try library.related(.number(1116))) == ["2841 linked from"])
-        #expect(summary(try library.related(.number(1608))) == ["1611 links to+linked from", "1663 links to+linked from"])
+        #expect(
+            summary(try library.related(.number(1608))) == ["1611 links to+linked from", "1663 links to+linked from"])
         #expect(try library.related(.number(149)).related.isEmpty)
     }
 

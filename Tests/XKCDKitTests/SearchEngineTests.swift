@@ -3,10 +3,11 @@ import GRDB
 import Logging
 import Testing
 import XKCDIndexer
-@testable import XKCDKit
 import XKCDQuery
-@testable import XKCDStore
 import _XKCDTestSupport
+
+@testable import XKCDKit
+@testable import XKCDStore
 
 /// One index of the real fixture subset (comics 1-10, 149, 221, 259, 327, 472, 802, 936, 2347, …),
 /// built once and shared: the engine only reads it.
@@ -125,13 +126,19 @@ struct RankingTests {
     @Test func realWordsAreNotCorrectedNeedlessly() async throws {
         let engine = try await engine()
         let inflected = try engine.search("sandwiches")
-        #expect(inflected.corrected == nil && inflected.suggestion == nil, "\(inflected.corrected ?? inflected.suggestion ?? "")")
+        #expect(
+            inflected.corrected == nil && inflected.suggestion == nil,
+            "\(inflected.corrected ?? inflected.suggestion ?? "")")
         #expect(inflected.results.first?.id == 149)
         let foreign = try engine.search("segura")
         #expect(foreign.corrected == nil, "\(foreign.corrected ?? "")")
         #expect(try engine.search("secur").corrected == "secure")
-        #expect(SearchEngine.isInflection(of: "waggles", and: "waggle") && SearchEngine.isInflection(of: "sandwiches", and: "sandwiched"))
-        #expect(!SearchEngine.isInflection(of: "secur", and: "secure") && !SearchEngine.isInflection(of: "clases", and: "class"))
+        #expect(
+            SearchEngine.isInflection(of: "waggles", and: "waggle")
+                && SearchEngine.isInflection(of: "sandwiches", and: "sandwiched"))
+        #expect(
+            !SearchEngine.isInflection(of: "secur", and: "secure")
+                && !SearchEngine.isInflection(of: "clases", and: "class"))
         // A misspelling one letter from a word is no form of it: "standars" is corrected to "standards".
         #expect(!SearchEngine.isInflection(of: "standars", and: "standard"))
     }
@@ -169,7 +176,9 @@ struct RankingTests {
             let results = try engine.search(word, limit: 10).results
             #expect(results.count == 10, "\(word): \(results.map(\.id))")
             #expect(results.first?.id == titled, "\(word): \(results.map(\.id))")
-            #expect(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "\(word): \(results.map { ($0.id, $0.score) })")
+            #expect(
+                zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score },
+                "\(word): \(results.map { ($0.id, $0.score) })")
         }
         // Two words: both held, ranked the same way.
         #expect(try engine.search("math work", limit: 10).results.first?.id == 2207)
@@ -188,10 +197,15 @@ struct RankingTests {
 
     @Test func partialAndFullMatchesShareOneOrderByScore() async throws {
         // 802 holds all five words in passing; 1335 holds four, in its title text and transcript.
-        for query in ["centered there particular australian change", "mom names her son with sql code to wipe the school student records"] {
+        for query in [
+            "centered there particular australian change",
+            "mom names her son with sql code to wipe the school student records",
+        ] {
             let results = try await engine().search(query).results
             #expect(results.contains { $0.isPartialMatch }, "\(query)")
-            #expect(zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score }, "\(query): \(results.map { ($0.id, $0.score) })")
+            #expect(
+                zip(results, results.dropFirst()).allSatisfy { $0.score >= $1.score },
+                "\(query): \(results.map { ($0.id, $0.score) })")
         }
         let first = try #require(try await engine().search("centered there particular australian change").results.first)
         #expect(first.id == 1335 && first.isPartialMatch)
@@ -223,7 +237,8 @@ struct RankingTests {
     @Test func snippetsHighlightTheMatchedWords() async throws {
         let engine = try await engine()
         let result = try #require(try engine.search("imagemagick").results.first)
-        let open = SearchEngine.highlightMarks.open, close = SearchEngine.highlightMarks.close
+        let open = SearchEngine.highlightMarks.open
+        let close = SearchEngine.highlightMarks.close
         #expect(result.snippet.contains("\(open)ImageMagick\(close)"))
     }
 
@@ -308,7 +323,9 @@ struct SortPrefixTests {
         for size in [0, 1, 2, 5, 40, 400] {
             // Few distinct keys, so that ties are broken by the second key as the engine does.
             let elements = (0..<size).map { (key: Int.random(in: 0..<8, using: &generator), id: $0) }.shuffled()
-            let precedes = { (a: (key: Int, id: Int), b: (key: Int, id: Int)) in a.key > b.key || (a.key == b.key && a.id < b.id) }
+            let precedes = { (a: (key: Int, id: Int), b: (key: Int, id: Int)) in
+                a.key > b.key || (a.key == b.key && a.id < b.id)
+            }
             var partial = elements
             partial.sortPrefix(count, by: precedes)
             let sorted = elements.sorted(by: precedes)
@@ -336,7 +353,9 @@ struct PageOrderTests {
     @Test func theLastPossiblePageIsEmptyNotATrap() async throws {
         let engine = SearchEngine(database: try await sharedFixtureIndex.value)
         #expect(try engine.search("the", limit: 1, page: .max).results.isEmpty)
-        #expect(try engine.search("the", limit: .max, page: 1).results.count == (try engine.search("the", limit: 1000).total))
+        #expect(
+            try engine.search("the", limit: .max, page: 1).results.count
+                == (try engine.search("the", limit: 1000).total))
         #expect(try engine.search("the", limit: .max, page: 2).results.isEmpty)
     }
 }
@@ -346,7 +365,8 @@ struct EditDistanceTests {
     @Test(arguments: [
         ("python", "python", 2, 0), ("pyhton", "python", 2, 1), ("pythn", "python", 2, 1), ("pythonn", "python", 2, 1),
         ("pithon", "python", 2, 1), ("ptyhno", "python", 2, 2), ("abc", "xyz", 2, 3), ("abc", "abcdef", 2, 3),
-        ("", "abc", 5, 3), ("abc", "", 5, 3), ("ca", "abc", 3, 3), ("kitten", "sitting", 3, 3), ("kitten", "sitting", 1, 2),
+        ("", "abc", 5, 3), ("abc", "", 5, 3), ("ca", "abc", 3, 3), ("kitten", "sitting", 3, 3),
+        ("kitten", "sitting", 1, 2),
     ])
     func knownDistances(_ a: String, _ b: String, _ limit: Int, _ expected: Int) {
         #expect(EditDistance.TypedWord(Array(a.utf8)).distance(to: b, limit: limit) == expected)
@@ -357,14 +377,21 @@ struct EditDistanceTests {
     @Test func bandedDistancesEqualTheWholeTable() {
         var generator = SplitMix64(seed: 0x6261_6E64)  // "band"
         for _ in 0..<20_000 {
-            let a = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
-            let b = (0..<Int.random(in: 0...7, using: &generator)).map { _ in UInt8(ascii: "a") + .random(in: 0...3, using: &generator) }
+            let a = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                UInt8(ascii: "a") + .random(in: 0...3, using: &generator)
+            }
+            let b = (0..<Int.random(in: 0...7, using: &generator)).map { _ in
+                UInt8(ascii: "a") + .random(in: 0...3, using: &generator)
+            }
             let whole = Self.wholeTable(a, b)
             for limit in 0...4 {
                 let expected = whole <= limit ? whole : limit + 1
                 let banded = EditDistance.TypedWord(a).distance(to: String(decoding: b, as: UTF8.self), limit: limit)
                 // The empty word's distance is its length, whatever the limit, as before.
-                if a.isEmpty || b.isEmpty, abs(a.count - b.count) <= limit { #expect(banded == whole); continue }
+                if a.isEmpty || b.isEmpty, abs(a.count - b.count) <= limit {
+                    #expect(banded == whole)
+                    continue
+                }
                 #expect(banded == expected, "\(a) \(b) limit \(limit)")
             }
         }
@@ -428,7 +455,8 @@ struct EditDistanceTests {
     /// The letter bound never exceeds the distance, so a word it rules out is beyond the limit.
     @Test(arguments: [
         ("python", "python", 0), ("pyhton", "python", 0), ("pythn", "python", 1), ("pithon", "python", 1),
-        ("ptyhno", "python", 0), ("abc", "xyz", 3), ("kitten", "sitting", 3), ("a-b", "ab", 0), ("dependancy", "dependency", 1),
+        ("ptyhno", "python", 0), ("abc", "xyz", 3), ("kitten", "sitting", 3), ("a-b", "ab", 0),
+        ("dependancy", "dependency", 1),
     ])
     func letterBoundIsAtMostTheDistance(_ a: String, _ b: String, _ expected: Int) {
         let bound = Array(a.utf8).withUnsafeBufferPointer { a in
@@ -459,10 +487,14 @@ struct PostingsMatchTests {
             return Bool.random(using: &random) ? word : word.uppercased()
         }
         func leaf() -> String {
-            let scope = Int.random(in: 0..<8, using: &random) == 0 ? SearchField.allCases.randomElement(using: &random)!.rawValue + ":" : ""
+            let scope =
+                Int.random(in: 0..<8, using: &random) == 0
+                ? SearchField.allCases.randomElement(using: &random)!.rawValue + ":" : ""
             switch Int.random(in: 0..<10, using: &random) {
             case 0, 1: return scope + String(word().prefix(Int.random(in: 2...5, using: &random))) + "*"
-            case 2: return scope + "\"" + (0..<Int.random(in: 1...2, using: &random)).map { _ in word() }.joined(separator: " ") + "\""
+            case 2:
+                return scope + "\""
+                    + (0..<Int.random(in: 1...2, using: &random)).map { _ in word() }.joined(separator: " ") + "\""
             default: return scope + word()
             }
         }

@@ -69,7 +69,10 @@ struct SentenceSearchTests {
     /// Filler restricts nothing: the same results in the same order, with the same scores.
     @Test(arguments: [
         ("the one where the neural net learned the wrong thing", "neural net learned the wrong thing"),
-        ("that xkcd comic where a mom named her son after a database command", "mom named her son after a database command"),
+        (
+            "that xkcd comic where a mom named her son after a database command",
+            "mom named her son after a database command"
+        ),
         ("there's an xkcd about sudo and a sandwich", "sudo and a sandwich"),
         ("xkcd about little bobby tables", "little bobby tables"),
     ])

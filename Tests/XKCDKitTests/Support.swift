@@ -79,7 +79,6 @@ func withIndexingHarness(
     await server.stop()
 }
 
-
 /// The fixture comics up to `latest` (all of them when nil).
 func fixtureComics(upTo latest: Int? = nil) -> [Int] {
     Fixtures.comicIDs.filter { $0 <= (latest ?? Int.max) }
@@ -137,13 +136,16 @@ func makeMirror(latest: Int, in directory: URL) throws -> URL {
         at: corpus.appendingPathComponent("xkcd/\(latest)/info.0.json"),
         to: xkcd.appendingPathComponent("info.0.json"))
     try fileManager.createSymbolicLink(
-        at: mirror.appendingPathComponent("explainxkcd"), withDestinationURL: corpus.appendingPathComponent("explainxkcd"))
+        at: mirror.appendingPathComponent("explainxkcd"),
+        withDestinationURL: corpus.appendingPathComponent("explainxkcd"))
     return mirror
 }
 
 /// A fresh in-memory index of the real fixture subset, built by the indexer from the fixtures as a mirror.
 func makeFixtureIndex() async throws -> ComicDatabase {
     let database = try ComicDatabase.inMemory()
-    _ = try await Indexer(database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: quietLogger).run()
+    _ = try await Indexer(
+        database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: quietLogger
+    ).run()
     return database
 }

@@ -12,7 +12,9 @@ struct SymbolWordTests {
 
     @Test func symbolWordsAreFoundWholeAndLowercased() {
         var found: [String] = []
-        SymbolWords.forEach(in: "C++, AT&T and .NET; node.js on 802.11 (I/O) in F#, c#. e.g. the end. a+b #327 https://x.org/y/") {
+        SymbolWords.forEach(
+            in: "C++, AT&T and .NET; node.js on 802.11 (I/O) in F#, c#. e.g. the end. a+b #327 https://x.org/y/"
+        ) {
             found.append($0)
         }
         #expect(found == ["c++", "at&t", ".net", "node.js", "802.11", "i/o", "f#", "c#", "e.g", "x.org/y"])

@@ -33,7 +33,8 @@ struct ExplainPageParserTests {
         #expect(
             page.transcript.hasPrefix("[Mrs. Roberts receives a call")
                 && page.transcript.contains(
-                    "a zigzag line.]\nVoice over the phone: Hi, This is your son's school. We're having some computer trouble.\n\n"))
+                    "a zigzag line.]\nVoice over the phone: Hi, This is your son's school. We're having some computer trouble.\n\n"
+                ))
         #expect(page.trivia.hasPrefix("- This comic has become rather famous"))
         #expect(page.trivia.contains("\n- This is the first xkcd comic featuring Mrs. Roberts"))
         // The comic box ("Title text: …") and the navigation are dropped, the explanation's prose is kept.
@@ -82,7 +83,9 @@ struct ExplainPageParserTests {
         #expect(page.explanation.contains("\n\nCloseups on the Lights\n\n"))
         let hoverboard = try self.page(1608)
         #expect(hoverboard.explanation.contains("\n\nTechnical aspects\n\n"))
-        #expect(hoverboard.trivia.hasPrefix("This is an interactive comic made to celebrate the release of Randall's new book"))
+        #expect(
+            hoverboard.trivia.hasPrefix(
+                "This is an interactive comic made to celebrate the release of Randall's new book"))
     }
 
     @Test func subsectionsStayInTheirSection() throws {
@@ -114,10 +117,14 @@ struct ExplainPageParserTests {
     @Test func realLiveFullPageFrom2019() throws {
         let page = try parser.parse(html: Fixtures.wikiPage("2207.html"))
         #expect(page.explanation.hasPrefix("White Hat is observing a physicist, Cueball, who is staring at some"))
-        #expect(page.explanation.hasSuffix("including by a paper cited by the first black hole image astronomers for example."))
+        #expect(
+            page.explanation.hasSuffix(
+                "including by a paper cited by the first black hole image astronomers for example."))
         #expect(!page.explanation.contains("This explanation may be incomplete"))
         #expect(page.transcript.hasPrefix("[White Hat is watching Cueball from a couple of meters away."))
-        #expect(page.transcript.hasSuffix("Cueball (thinking): Think. There's gotta be a way to avoid doing all that work..."))
+        #expect(
+            page.transcript.hasSuffix(
+                "Cueball (thinking): Think. There's gotta be a way to avoid doing all that work..."))
         #expect(page.trivia.isEmpty)
         // The discussion (a talk page transcluded below the article) is not part of the page.
         #expect(!page.transcript.contains("Normie"))
@@ -125,7 +132,8 @@ struct ExplainPageParserTests {
         #expect(page.isIncomplete)
         #expect(
             page.categories == [
-                "All comics", "Comics from 2019", "Comics from September", "Wednesday comics", "Incomplete explanations",
+                "All comics", "Comics from 2019", "Comics from September", "Wednesday comics",
+                "Incomplete explanations",
                 "Comics featuring White Hat", "Comics featuring Cueball", "Physics", "Math",
             ])
         expectNoChrome(page)
@@ -207,7 +215,8 @@ struct ParseErrorTests {
     }
 
     @Test func invalidUTF8DoesNotCrash() throws {
-        let bytes: [UInt8] = Array("<div class=\"mw-parser-output\"><p>caf".utf8) + [0xE9, 0xFF, 0xC3] + Array("</p>".utf8)
+        let bytes: [UInt8] =
+            Array("<div class=\"mw-parser-output\"><p>caf".utf8) + [0xE9, 0xFF, 0xC3] + Array("</p>".utf8)
         let page = try ExplainPageParser().parse(htmlData: Data(bytes))
         #expect(page.explanation.hasPrefix("caf"))
         #expect(page.transcript.isEmpty)

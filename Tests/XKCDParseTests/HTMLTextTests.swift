@@ -33,10 +33,10 @@ struct HTMLTextTests {
 
 @Suite struct HTMLTitleTests {
     @Test func markupInATitleIsDroppedAndEntitiesDecoded() throws {
-        #expect(try HTMLText.plainText("<span style=\"color: #0000ED\">House</span> of Pancakes") == "House of Pancakes")
+        #expect(
+            try HTMLText.plainText("<span style=\"color: #0000ED\">House</span> of Pancakes") == "House of Pancakes")
         #expect(try HTMLText.plainText("Clich&eacute;d <b>Exchanges</b>") == "Clichéd Exchanges")
         #expect(try HTMLText.plainText("a < b and c > d") == "a < b and c > d")
         #expect(try HTMLText.plainText("Exploits of a Mom") == "Exploits of a Mom")
     }
 }
-

@@ -1,6 +1,7 @@
 import Testing
-import _XKCDTestSupport
 import XKCDModel
+import _XKCDTestSupport
+
 @testable import XKCDQuery
 
 // MARK: - Builders
@@ -73,7 +74,8 @@ let languageCases: [ParseCase] = [
     ParseCase(input: #"-alt:"a b" c"#, expected: text(.and([.not(phrase("a", "b", field: .alt)), term("c")]))),
     ParseCase(input: "title:(a OR b)", expected: text(.or([term("a", .title), term("b", .title)]))),
     ParseCase(input: "title:(a alt:b) c", expected: text(.and([term("a", .title), term("b", .alt), term("c")]))),
-    ParseCase(input: "-title:(a b) c", expected: text(.and([.not(.and([term("a", .title), term("b", .title)])), term("c")]))),
+    ParseCase(
+        input: "-title:(a b) c", expected: text(.and([.not(.and([term("a", .title), term("b", .title)])), term("c")]))),
     ParseCase(input: "title:title:x", expected: text(term("title:x", .title))),
     ParseCase(input: "title:OR", expected: text(term("OR", .title)), roundTrips: false),
     // Numbers.
@@ -112,14 +114,17 @@ let languageCases: [ParseCase] = [
     ParseCase(input: "after:2010", expected: SearchQuery(dateRange: dates(day(2011, 1, 1), nil))),
     ParseCase(input: "after:2010-02", expected: SearchQuery(dateRange: dates(day(2010, 3, 1), nil))),
     ParseCase(input: "after:2010-04-30", expected: SearchQuery(dateRange: dates(day(2010, 5, 1), nil))),
-    ParseCase(input: "after:2009 before:2011", expected: SearchQuery(dateRange: dates(day(2010, 1, 1), day(2010, 12, 31)))),
-    ParseCase(input: "year:2010 date:2010-06..", expected: SearchQuery(dateRange: dates(day(2010, 6, 1), day(2010, 12, 31)))),
+    ParseCase(
+        input: "after:2009 before:2011", expected: SearchQuery(dateRange: dates(day(2010, 1, 1), day(2010, 12, 31)))),
+    ParseCase(
+        input: "year:2010 date:2010-06..", expected: SearchQuery(dateRange: dates(day(2010, 6, 1), day(2010, 12, 31)))),
     // Favourites, tags, order.
     ParseCase(input: "is:fav", expected: SearchQuery(isFavourite: true)),
     ParseCase(input: "IS:Favourite", expected: SearchQuery(isFavourite: true)),
     ParseCase(input: "is:favorites", expected: SearchQuery(isFavourite: true)),
     ParseCase(
-        input: "tag:physics tag:\"two\u{0}  words \" tag:physics", expected: SearchQuery(tags: ["physics", "two words"])),
+        input: "tag:physics tag:\"two\u{0}  words \" tag:physics",
+        expected: SearchQuery(tags: ["physics", "two words"])),
     ParseCase(input: "sort:date", expected: SearchQuery(sort: .dateAscending)),
     ParseCase(input: "sort:-date", expected: SearchQuery(sort: .dateDescending)),
     ParseCase(input: "sort:num", expected: SearchQuery(sort: .numberAscending)),
@@ -197,16 +202,24 @@ let wordCases: [ParseCase] = [
 let errorCases: [ErrorCase] = [
     ErrorCase(input: #""bobby"#, expected: .unclosedQuote(column: 1), message: "unclosed quote starting at column 1"),
     ErrorCase(
-        input: "bobby tag:", expected: .invalidValue(token: "tag:", column: 7, problem: "needs a value, as in tag:physics"),
+        input: "bobby tag:",
+        expected: .invalidValue(token: "tag:", column: 7, problem: "needs a value, as in tag:physics"),
         message: "needs a value, as in tag:physics"),
-    ErrorCase(input: "is:", expected: .invalidValue(token: "is:", column: 1, problem: "needs a value, as in is:fav"), message: "is:fav"),
+    ErrorCase(
+        input: "is:", expected: .invalidValue(token: "is:", column: 1, problem: "needs a value, as in is:fav"),
+        message: "is:fav"),
     ErrorCase(
         input: #"title:"bobby tables"#, expected: .unclosedQuote(column: 7),
         message: "unclosed quote starting at column 7"),
     ErrorCase(input: #"a -"b"#, expected: .unclosedQuote(column: 4), message: "unclosed quote starting at column 4"),
-    ErrorCase(input: "(a b", expected: .unclosedParenthesis(column: 1), message: "unclosed parenthesis opened at column 1"),
-    ErrorCase(input: "a (b (c)", expected: .unclosedParenthesis(column: 3), message: "unclosed parenthesis opened at column 3"),
-    ErrorCase(input: "title:(a", expected: .unclosedParenthesis(column: 1), message: "unclosed parenthesis opened at column 1"),
+    ErrorCase(
+        input: "(a b", expected: .unclosedParenthesis(column: 1), message: "unclosed parenthesis opened at column 1"),
+    ErrorCase(
+        input: "a (b (c)", expected: .unclosedParenthesis(column: 3), message: "unclosed parenthesis opened at column 3"
+    ),
+    ErrorCase(
+        input: "title:(a", expected: .unclosedParenthesis(column: 1), message: "unclosed parenthesis opened at column 1"
+    ),
     ErrorCase(input: "a b)", expected: .unmatchedParenthesis(column: 4), message: "unmatched ')' at column 4"),
     ErrorCase(input: ":)", expected: .unmatchedParenthesis(column: 2), message: "unmatched ')' at column 2"),
     ErrorCase(input: "(a)) b", expected: .unmatchedParenthesis(column: 4), message: "unmatched ')' at column 4"),
@@ -223,43 +236,53 @@ let errorCases: [ErrorCase] = [
         message: "num:abc at column 7: expected a comic number"),
     ErrorCase(
         input: "num:..",
-        expected: .invalidValue(token: "num:..", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
+        expected: .invalidValue(
+            token: "num:..", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
         message: "num:.. at column 1"),
     ErrorCase(
         input: "num:1..2..3",
-        expected: .invalidValue(token: "num:1..2..3", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
+        expected: .invalidValue(
+            token: "num:1..2..3", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
         message: "num:1..2..3 at column 1"),
     ErrorCase(
         input: "num:-5",
-        expected: .invalidValue(token: "num:-5", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
+        expected: .invalidValue(
+            token: "num:-5", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
         message: "num:-5 at column 1"),
     ErrorCase(
         input: "num:12345678901234567890",
         expected: .invalidValue(
-            token: "num:12345678901234567890", column: 1, problem: "expected a comic number like 327 or a range like 100..200"),
+            token: "num:12345678901234567890", column: 1,
+            problem: "expected a comic number like 327 or a range like 100..200"),
         message: "at column 1"),
     ErrorCase(
-        input: "date:2010-13", expected: .invalidValue(token: "date:2010-13", column: 1, problem: "month 13 doesn't exist"),
+        input: "date:2010-13",
+        expected: .invalidValue(token: "date:2010-13", column: 1, problem: "month 13 doesn't exist"),
         message: "date:2010-13 at column 1: month 13 doesn't exist"),
     ErrorCase(
         input: "x date:2010-02-30",
         expected: .invalidValue(token: "date:2010-02-30", column: 3, problem: "2010-02 has no day 30"),
         message: "date:2010-02-30 at column 3: 2010-02 has no day 30"),
     ErrorCase(
-        input: "date:2011-02-29", expected: .invalidValue(token: "date:2011-02-29", column: 1, problem: "2011-02 has no day 29"),
+        input: "date:2011-02-29",
+        expected: .invalidValue(token: "date:2011-02-29", column: 1, problem: "2011-02 has no day 29"),
         message: "2011-02 has no day 29"),
     ErrorCase(
-        input: "date:2010-00", expected: .invalidValue(token: "date:2010-00", column: 1, problem: "month 0 doesn't exist"),
+        input: "date:2010-00",
+        expected: .invalidValue(token: "date:2010-00", column: 1, problem: "month 0 doesn't exist"),
         message: "month 0 doesn't exist"),
     ErrorCase(
         input: "date:march",
-        expected: .invalidValue(token: "date:march", column: 1, problem: "expected a date like 2010, 2010-03 or 2010-03-05"),
+        expected: .invalidValue(
+            token: "date:march", column: 1, problem: "expected a date like 2010, 2010-03 or 2010-03-05"),
         message: "date:march at column 1: expected a date"),
     ErrorCase(
-        input: "year:99999", expected: .invalidValue(token: "year:99999", column: 1, problem: "expected a 4-digit year like 2010"),
+        input: "year:99999",
+        expected: .invalidValue(token: "year:99999", column: 1, problem: "expected a 4-digit year like 2010"),
         message: "year:99999 at column 1: expected a 4-digit year"),
     ErrorCase(
-        input: "year:0000", expected: .invalidValue(token: "year:0000", column: 1, problem: "expected a 4-digit year like 2010"),
+        input: "year:0000",
+        expected: .invalidValue(token: "year:0000", column: 1, problem: "expected a 4-digit year like 2010"),
         message: "year:0000"),
     ErrorCase(
         input: "year:2011..2010",
@@ -271,10 +294,12 @@ let errorCases: [ErrorCase] = [
         message: "the range is reversed (2010-05 > 2010-04-30)"),
     ErrorCase(
         input: "before:2010..2011",
-        expected: .invalidValue(token: "before:2010..2011", column: 1, problem: "expected one date like 2010, 2010-03 or 2010-03-05"),
+        expected: .invalidValue(
+            token: "before:2010..2011", column: 1, problem: "expected one date like 2010, 2010-03 or 2010-03-05"),
         message: "before:2010..2011 at column 1: expected one date"),
     ErrorCase(
-        input: "after:2010-02-31", expected: .invalidValue(token: "after:2010-02-31", column: 1, problem: "2010-02 has no day 31"),
+        input: "after:2010-02-31",
+        expected: .invalidValue(token: "after:2010-02-31", column: 1, problem: "2010-02 has no day 31"),
         message: "2010-02 has no day 31"),
     ErrorCase(
         input: "is:cool", expected: .invalidValue(token: "is:cool", column: 1, problem: "expected is:fav"),
@@ -282,7 +307,8 @@ let errorCases: [ErrorCase] = [
     ErrorCase(
         input: "sort:random",
         expected: .invalidValue(
-            token: "sort:random", column: 1, problem: "expected sort:relevance, sort:date, sort:-date, sort:num or sort:-num"),
+            token: "sort:random", column: 1,
+            problem: "expected sort:relevance, sort:date, sort:-date, sort:num or sort:-num"),
         message: "sort:random at column 1: expected sort:relevance"),
     ErrorCase(
         input: #"tag:"""#, expected: .invalidValue(token: #"tag:"""#, column: 1, problem: "expected a tag name"),
@@ -300,7 +326,8 @@ let errorCases: [ErrorCase] = [
         message: "year:2010 at column 4: filters apply to the whole query"),
     ErrorCase(
         input: "a OR is:fav",
-        expected: .misplaced(token: "is:fav", column: 6, problem: "filters apply to the whole query and can't be part of an or"),
+        expected: .misplaced(
+            token: "is:fav", column: 6, problem: "filters apply to the whole query and can't be part of an or"),
         message: "is:fav at column 6: filters apply to the whole query and can't be part of an or"),
     ErrorCase(
         input: "-is:fav", expected: .misplaced(token: "-is:fav", column: 1, problem: "filters can't be excluded"),
@@ -352,7 +379,10 @@ let errorCases: [ErrorCase] = [
             (#"Title:"bobby  tables" OR sql -drop"#, #"title:"bobby tables" OR sql -drop"#),
             ("(a b) OR c -(d OR e)", "(a b) OR c -(d OR e)"),
             ("#327", "327"),
-            ("IS:FAV year:2010 num:5 after:2009-12 sort:-date tag:x", "num:5 date:2010-01-01..2010-12-31 is:fav tag:x sort:-date"),
+            (
+                "IS:FAV year:2010 num:5 after:2009-12 sort:-date tag:x",
+                "num:5 date:2010-01-01..2010-12-31 is:fav tag:x sort:-date"
+            ),
             ("num:..9 before:2010", "num:..9 date:..2009-12-31"),
             ("a OR OR b", #"a "OR" OR b"#),
         ]
@@ -467,7 +497,10 @@ let errorCases: [ErrorCase] = [
 
     @Test func longFlatQueriesDoNotRecurse() throws {
         let ors = try parser.parse(Array(repeating: "a", count: 100_000).joined(separator: " OR "))
-        guard case .or(let operands)? = ors.text else { Issue.record("expected an OR"); return }
+        guard case .or(let operands)? = ors.text else {
+            Issue.record("expected an OR")
+            return
+        }
         #expect(operands.count == 100_000)
         let nots = try parser.parse(String(repeating: "-a ", count: 100_000))
         #expect(nots.text?.isExclusionOnly == true)
@@ -494,7 +527,8 @@ let plainTextCases: [ParseCase] = [
     // A leading description of the comic is left out, whatever it is made of.
     // Sentences are counted as typed: "the one where" makes a sentence of three more words.
     ParseCase(input: "the one where the neural net learned", expected: sentence(words("neural", "net", "learned"))),
-    ParseCase(input: "that xkcd comic where the neural net learned", expected: sentence(words("neural", "net", "learned"))),
+    ParseCase(
+        input: "that xkcd comic where the neural net learned", expected: sentence(words("neural", "net", "learned"))),
     ParseCase(input: "The one about cats", expected: sentence(words("cats"))),
     ParseCase(input: "xkcd about cats", expected: text(words("cats"))),
     ParseCase(input: "there's an xkcd with sheep", expected: sentence(words("sheep"))),
@@ -517,27 +551,39 @@ let plainTextCases: [ParseCase] = [
     ParseCase(input: "xkcd phone", expected: text(words("xkcd", "phone"))),
     ParseCase(input: "the xkcd phone", expected: text(words("the", "xkcd", "phone"))),
     ParseCase(input: "the one about", expected: text(words("the", "one", "about"))),
-    ParseCase(input: "the one about -cats dogs", expected: text(.and([term("the"), term("one"), term("about"), .not(term("cats")), term("dogs")]))),
-    ParseCase(input: "the one about cat*", expected: text(.and([term("the"), term("one"), term("about"), prefix("cat")]))),
+    ParseCase(
+        input: "the one about -cats dogs",
+        expected: text(.and([term("the"), term("one"), term("about"), .not(term("cats")), term("dogs")]))),
+    ParseCase(
+        input: "the one about cat*", expected: text(.and([term("the"), term("one"), term("about"), prefix("cat")]))),
     // Sentences: quoted speech kept as phrases, read as preferred (`isSentence`); xkcd and comic left out.
     ParseCase(
         input: #"he says "it works" and she says no"#,
-        expected: sentence(.and([term("he"), term("says"), phrase("it", "works"), term("and"), term("she"), term("says"), term("no")]))),
+        expected: sentence(
+            .and([term("he"), term("says"), phrase("it", "works"), term("and"), term("she"), term("says"), term("no")]))
+    ),
     ParseCase(
         input: #"he says “it works” to her in a comic"#,
-        expected: sentence(.and([term("he"), term("says"), phrase("it", "works"), term("to"), term("her"), term("in"), term("a")]))),
-    ParseCase(input: "neural net learned the xkcd wrong thing", expected: sentence(words("neural", "net", "learned", "the", "wrong", "thing"))),
+        expected: sentence(
+            .and([term("he"), term("says"), phrase("it", "works"), term("to"), term("her"), term("in"), term("a")]))),
+    ParseCase(
+        input: "neural net learned the xkcd wrong thing",
+        expected: sentence(words("neural", "net", "learned", "the", "wrong", "thing"))),
     ParseCase(
         input: "neural net learned wrong year:2019..",
         expected: sentence(words("neural", "net", "learned", "wrong"), dateRange: dates(day(2019, 1, 1), nil))),
-    ParseCase(input: #"three words "then a phrase""#, expected: text(.and([term("three"), term("words"), phrase("then", "a", "phrase")]))),
+    ParseCase(
+        input: #"three words "then a phrase""#,
+        expected: text(.and([term("three"), term("words"), phrase("then", "a", "phrase")]))),
     // A quote left open in a sentence is a character.
     ParseCase(
         input: #"he says "it works on my machine"#,
         expected: sentence(words("he", "says", "it", "works", "on", "my", "machine"))),
     ParseCase(
         input: #"he says "it works" and she "ships it"#,
-        expected: sentence(.and([term("he"), term("says"), phrase("it", "works"), term("and"), term("she"), term("ships"), term("it")]))),
+        expected: sentence(
+            .and([term("he"), term("says"), phrase("it", "works"), term("and"), term("she"), term("ships"), term("it")])
+        )),
     // Contractions without their apostrophe.
     ParseCase(input: "cant", expected: text(term("can't"))),
     ParseCase(input: "Dont panic", expected: text(words("Don't", "panic"))),
@@ -562,7 +608,8 @@ let plainTextCases: [ParseCase] = [
 
 let plainTextErrorCases: [ErrorCase] = [
     // Too few words for a sentence, or query language: the quote is an error as before.
-    ErrorCase(input: #"works "on my"#, expected: .unclosedQuote(column: 7), message: "unclosed quote starting at column 7"),
+    ErrorCase(
+        input: #"works "on my"#, expected: .unclosedQuote(column: 7), message: "unclosed quote starting at column 7"),
     ErrorCase(
         input: #"one where"on"#, expected: .unclosedQuote(column: 10),
         message: "unclosed quote starting at column 10"),
@@ -590,7 +637,8 @@ let plainTextErrorCases: [ErrorCase] = [
     func canonicalFormParsesBackToTheSameWords(_ testCase: ParseCase) throws {
         let query = try parser.parse(testCase.input)
         let again = try parser.parse(query.description)
-        #expect(again.text == query.text && again.description == query.description, "canonical form: \(query.description)")
+        #expect(
+            again.text == query.text && again.description == query.description, "canonical form: \(query.description)")
     }
 
     @Test(arguments: plainTextErrorCases)
@@ -601,7 +649,8 @@ let plainTextErrorCases: [ErrorCase] = [
     @Test func fillerNeverChangesWhatIsSearched() throws {
         let content = try parser.parse("neural net learned the wrong thing")
         for filler in [
-            "the one where", "that xkcd comic where", "the one about", "xkcd about", "there's an xkcd", "that comic with",
+            "the one where", "that xkcd comic where", "the one about", "xkcd about", "there's an xkcd",
+            "that comic with",
             "the xkcd where", "theres an xkcd where the", "I remember the one in which", "is there an xkcd about",
         ] {
             #expect(try parser.parse(filler + " neural net learned the wrong thing") == content, "after \(filler)")

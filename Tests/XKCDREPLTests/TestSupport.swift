@@ -4,8 +4,8 @@ import Synchronization
 import XKCDIndexer
 import XKCDKit
 import XKCDREPL
-import _XKCDTestSupport
 import XKCDStore
+import _XKCDTestSupport
 
 /// An index of the fixture corpus, built once and copied per test.
 enum FixtureLibrary {
@@ -63,17 +63,22 @@ final class InterruptOnSecondLook: InterruptSource {
 final class RecordingHost: Sendable {
     let calls = Mutex<[[String]]>([])
 
-    static let root = CommandSpec(name: "xkcd-search", subcommands: [
-        CommandSpec(name: "search", options: ["--limit", "--page", "--json", "--db"]),
-        CommandSpec(name: "show", options: ["--explain", "--json"]),
-        CommandSpec(name: "stats", options: ["--json"]),
-        CommandSpec(name: "next"), CommandSpec(name: "prev", aliases: ["previous"]), CommandSpec(name: "latest"),
-        CommandSpec(name: "random", options: ["--fav", "--tag"]), CommandSpec(name: "explain"),
-        CommandSpec(name: "fav", subcommands: [
-            CommandSpec(name: "add"), CommandSpec(name: "remove", aliases: ["rm"]), CommandSpec(name: "tag"),
-            CommandSpec(name: "untag"), CommandSpec(name: "list", options: ["--tag", "--json"]), CommandSpec(name: "tags"),
-        ]),
-    ])
+    static let root = CommandSpec(
+        name: "xkcd-search",
+        subcommands: [
+            CommandSpec(name: "search", options: ["--limit", "--page", "--json", "--db"]),
+            CommandSpec(name: "show", options: ["--explain", "--json"]),
+            CommandSpec(name: "stats", options: ["--json"]),
+            CommandSpec(name: "next"), CommandSpec(name: "prev", aliases: ["previous"]), CommandSpec(name: "latest"),
+            CommandSpec(name: "random", options: ["--fav", "--tag"]), CommandSpec(name: "explain"),
+            CommandSpec(
+                name: "fav",
+                subcommands: [
+                    CommandSpec(name: "add"), CommandSpec(name: "remove", aliases: ["rm"]), CommandSpec(name: "tag"),
+                    CommandSpec(name: "untag"), CommandSpec(name: "list", options: ["--tag", "--json"]),
+                    CommandSpec(name: "tags"),
+                ]),
+        ])
 
     func makeHost(output: Transcript) -> CommandHost {
         let render: @Sendable (SearchResults, String) -> String = { results, hint in

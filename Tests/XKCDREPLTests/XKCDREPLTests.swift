@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import XKCDKit
-@testable import XKCDREPL
 import XKCDStore
+
+@testable import XKCDREPL
 
 @Suite("argument tokenizer")
 struct ArgumentTokenizerTests {
@@ -21,10 +22,14 @@ struct ArgumentTokenizerTests {
     }
 
     @Test func anUnquotedTildeStandsForTheHomeDirectory() throws {
-        #expect(try ArgumentTokenizer.split("fav import ~/x.json ~ a~/b '~/q' \\~/e ~user", home: "/h") == [
-            "fav", "import", "/h/x.json", "/h", "a~/b", "~/q", "~/e", "~user",
-        ])
-        #expect(try ArgumentTokenizer.split("stats --db=~/i.sqlite --x=~", home: "/h") == ["stats", "--db=/h/i.sqlite", "--x=/h"])
+        #expect(
+            try ArgumentTokenizer.split("fav import ~/x.json ~ a~/b '~/q' \\~/e ~user", home: "/h") == [
+                "fav", "import", "/h/x.json", "/h", "a~/b", "~/q", "~/e", "~user",
+            ])
+        #expect(
+            try ArgumentTokenizer.split("stats --db=~/i.sqlite --x=~", home: "/h") == [
+                "stats", "--db=/h/i.sqlite", "--x=/h",
+            ])
         #expect(try ArgumentTokenizer.split("fav import ~/x", home: nil) == ["fav", "import", "~/x"])
     }
 
@@ -95,21 +100,30 @@ struct CompleterTests {
 @Suite("completion of values and file names")
 struct ValueCompletionTests {
     /// A tree as the command line's parser describes it, with options that take values.
-    static let root = CommandSpec(name: "xkcd-search", subcommands: [
-        CommandSpec(
-            name: "search", options: ["--color", "--db", "--limit", "--help"],
-            optionValues: ["--color": .values(["auto", "always", "never"]), "--db": .files(extensions: []), "--limit": .none]),
-        CommandSpec(
-            name: "show", options: ["--image", "--image-format", "--help"],
-            optionValues: ["--image": .values(["auto", "always", "never"]), "--image-format": .values(["auto", "kitty", "sixel", "symbols"])],
-            arguments: [.none]),
-        CommandSpec(name: "fav", subcommands: [
+    static let root = CommandSpec(
+        name: "xkcd-search",
+        subcommands: [
             CommandSpec(
-                name: "import", options: ["--db", "--help"], optionValues: ["--db": .files(extensions: [])],
-                arguments: [.files(extensions: ["json"])]),
-            CommandSpec(name: "dump", arguments: [.directories]),
-        ]),
-    ])
+                name: "search", options: ["--color", "--db", "--limit", "--help"],
+                optionValues: [
+                    "--color": .values(["auto", "always", "never"]), "--db": .files(extensions: []), "--limit": .none,
+                ]),
+            CommandSpec(
+                name: "show", options: ["--image", "--image-format", "--help"],
+                optionValues: [
+                    "--image": .values(["auto", "always", "never"]),
+                    "--image-format": .values(["auto", "kitty", "sixel", "symbols"]),
+                ],
+                arguments: [.none]),
+            CommandSpec(
+                name: "fav",
+                subcommands: [
+                    CommandSpec(
+                        name: "import", options: ["--db", "--help"], optionValues: ["--db": .files(extensions: [])],
+                        arguments: [.files(extensions: ["json"])]),
+                    CommandSpec(name: "dump", arguments: [.directories]),
+                ]),
+        ])
 
     /// A tree of names in memory: `/home/me` holds `a b.json`, `docs/`, `.hidden`, `notes.txt`.
     static let fileNames = FileNames(
@@ -138,7 +152,9 @@ struct ValueCompletionTests {
 
     @Test func fileNamesFollowFileOptionsAndArguments() {
         #expect(completer.completions(for: "search --db ", cursor: 12) == ["a\\ b.json", "docs/", "notes.txt"])
-        #expect(completer.completions(for: "fav import ", cursor: 11) == ["a\\ b.json", "docs/"], "json files and directories")
+        #expect(
+            completer.completions(for: "fav import ", cursor: 11) == ["a\\ b.json", "docs/"],
+            "json files and directories")
         #expect(completer.completions(for: "fav import d", cursor: 12) == ["docs/"])
         #expect(completer.completions(for: "fav import docs/", cursor: 16) == ["docs/x.json"])
         #expect(completer.completions(for: "fav import ~/d", cursor: 14) == ["~/docs/"])
@@ -155,10 +171,12 @@ struct ValueCompletionTests {
     }
 
     @Test func noWordIsOfferedTwice() {
-        let root = CommandSpec(name: "x", subcommands: [
-            CommandSpec(name: "stats", options: ["-h", "--help", "--help", "--json"]),
-            CommandSpec(name: "status", aliases: ["stats"]),
-        ])
+        let root = CommandSpec(
+            name: "x",
+            subcommands: [
+                CommandSpec(name: "stats", options: ["-h", "--help", "--help", "--json"]),
+                CommandSpec(name: "status", aliases: ["stats"]),
+            ])
         let completer = Completer(root: root, library: nil, fileNames: Self.fileNames)
         #expect(completer.completions(for: "stats --", cursor: 8) == ["--help", "--json"])
         #expect(completer.completions(for: "stat", cursor: 4) == ["stats", "status"])
@@ -173,7 +191,9 @@ struct SessionTests {
         var calls: [[String]]
     }
 
-    func run(_ lines: [String], library: Library? = nil, interrupts: any InterruptSource = NoInterrupts()) async throws -> Run {
+    func run(_ lines: [String], library: Library? = nil, interrupts: any InterruptSource = NoInterrupts()) async throws
+        -> Run
+    {
         let library = if let library { library } else { try await FixtureLibrary.make() }
         let recorder = RecordingHost()
         let transcript = Transcript()
@@ -188,15 +208,21 @@ struct SessionTests {
         let library = try await FixtureLibrary.make()
         _ = try library.show(.number(327))
         let result = try await run(
-            ["327", "#149 --json", "n", "p --json", "r", "l", "e", "next", "fav", "tag sql", "untag sql", "tag 149 x",
-             "fav add", "fav add sql", "fav remove", "fav list", "stats", "show --help"],
+            [
+                "327", "#149 --json", "n", "p --json", "r", "l", "e", "next", "fav", "tag sql", "untag sql",
+                "tag 149 x",
+                "fav add", "fav add sql", "fav remove", "fav list", "stats", "show --help",
+            ],
             library: library)
-        #expect(result.calls == [
-            ["show", "327"], ["show", "#149", "--json"], ["next"], ["prev", "--json"], ["random"], ["latest"],
-            ["explain"], ["next"], ["fav", "add", "327"], ["fav", "tag", "327", "sql"], ["fav", "untag", "327", "sql"],
-            ["fav", "tag", "149", "x"], ["fav", "add", "327"], ["fav", "add", "327", "sql"], ["fav", "remove", "327"],
-            ["fav", "list"], ["stats"], ["show", "--help"],
-        ])
+        #expect(
+            result.calls == [
+                ["show", "327"], ["show", "#149", "--json"], ["next"], ["prev", "--json"], ["random"], ["latest"],
+                ["explain"], ["next"], ["fav", "add", "327"], ["fav", "tag", "327", "sql"],
+                ["fav", "untag", "327", "sql"],
+                ["fav", "tag", "149", "x"], ["fav", "add", "327"], ["fav", "add", "327", "sql"],
+                ["fav", "remove", "327"],
+                ["fav", "list"], ["stats"], ["show", "--help"],
+            ])
         #expect(result.summary.failures == 0)
         #expect(result.transcript.output.contains("ran show 327\n"))
         #expect(result.transcript.output.hasSuffix("USAGE: xkcd-search show\n"))
@@ -206,7 +232,8 @@ struct SessionTests {
         let result = try await run(["fav", "tag sql", "untag sql"])
         #expect(result.calls.isEmpty)
         #expect(result.summary.failures == 3)
-        #expect(result.transcript.errors.split(separator: "\n").allSatisfy { $0 == "error: \(REPLError.noCurrentComic)" })
+        #expect(
+            result.transcript.errors.split(separator: "\n").allSatisfy { $0 == "error: \(REPLError.noCurrentComic)" })
     }
 
     @Test func aBareQuerySearchesAndMoreOrEnterPages() async throws {
@@ -233,15 +260,18 @@ struct SessionTests {
 
     @Test func badLinesPrintOneErrorAndTheSessionGoesOn() async throws {
         let long = "search " + String(repeating: "ünïcödé 😀 ", count: 10_000)
-        let result = try await run(["stats --bad", #"fav add "327"#, "show fail", "title:\"unclosed", long, "😀", "stats"])
+        let result = try await run([
+            "stats --bad", #"fav add "327"#, "show fail", "title:\"unclosed", long, "😀", "stats",
+        ])
         #expect(result.summary.failures == 6, "\(result.transcript.errors)")
         let errors = result.transcript.errors.split(separator: "\n").map(String.init)
-        #expect(errors == [
-            "error: unknown option '--bad'", "error: unclosed \" quote", "error: \(LibraryError.emptyIndex)",
-            "error: unclosed quote starting at column 7",
-            "error: the query is too long (169999 bytes; the limit is 4096 bytes)",
-            "error: \(SearchError.nothingToSearch)",
-        ])
+        #expect(
+            errors == [
+                "error: unknown option '--bad'", "error: unclosed \" quote", "error: \(LibraryError.emptyIndex)",
+                "error: unclosed quote starting at column 7",
+                "error: the query is too long (169999 bytes; the limit is 4096 bytes)",
+                "error: \(SearchError.nothingToSearch)",
+            ])
         #expect(result.transcript.output.hasSuffix("ran stats\n"))
         #expect(result.calls.last == ["stats"])
     }
@@ -293,10 +323,15 @@ struct SessionTests {
         let transcript = Transcript()
         let session = Session(
             host: recorder.makeHost(output: transcript), library: try await FixtureLibrary.make(),
-            input: ScriptedLines(inputs: [.pasted(["Our whole company runs on", "a tiny library."]), .pasted(["stats", "327"])]),
+            input: ScriptedLines(inputs: [
+                .pasted(["Our whole company runs on", "a tiny library."]), .pasted(["stats", "327"]),
+            ]),
             output: transcript)
         #expect(await session.run().failures == 0)
-        #expect(recorder.recorded == [["relevant", "--", "Our whole company runs on a tiny library."], ["stats"], ["show", "327"]])
+        #expect(
+            recorder.recorded == [
+                ["relevant", "--", "Our whole company runs on a tiny library."], ["stats"], ["show", "327"],
+            ])
     }
 
     @Test func ctrlCAtThePromptDropsTheLine() async throws {

@@ -5,8 +5,8 @@ import Logging
 import Testing
 import XKCDKit
 import XKCDServer
-import _XKCDTestSupport
 import XKCDStore
+import _XKCDTestSupport
 
 /// The conditions the command line answers with advice for a terminal (no index, no model) as
 /// the API words them for its clients: what is wrong, never a command to run or a path.

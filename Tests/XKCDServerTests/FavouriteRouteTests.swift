@@ -7,8 +7,8 @@ import Testing
 import XKCDFiles
 import XKCDKit
 import XKCDServer
-import _XKCDTestSupport
 import XKCDStore
+import _XKCDTestSupport
 
 /// What a page of this server sends: the live test client names the server `localhost`.
 private let sameOrigin: HTTPFields = [.origin: "http://localhost", .contentType: "application/json"]
@@ -25,29 +25,40 @@ struct FavouriteRouteTests {
         try await harness.server.makeApplication().testLive { client in
             for _ in 0..<2 {
                 try await client.execute(
-                    uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": ["SQL", "classic"]}"#)
+                    uri: "/api/favourites/327", method: .put, headers: sameOrigin,
+                    body: body(#"{"tags": ["SQL", "classic"]}"#)
                 ) { response in
                     #expect(response.status == .ok, "\(text(response))")
                     #expect(text(response).contains(#""tags":["classic","sql"]"#), "\(text(response))")
                     #expect(response.headers[.accessControlAllowOrigin] == nil)
                 }
             }
-            try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": ["classic"]}"#)) {
+            try await client.execute(
+                uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": ["classic"]}"#)
+            ) {
                 #expect($0.status == .ok)
             }
             let expected = try JSONDocument.line(try library.favourites().map(FavouriteDocument.init))
-            #expect(expected.contains(#""num":327"#) && expected.contains(#""tags":["classic"]"#), "PUT replaces the tags: \(expected)")
-            try await client.execute(uri: "/api/favourites", method: .get, headers: [.origin: "https://elsewhere.example"]) { response in
+            #expect(
+                expected.contains(#""num":327"#) && expected.contains(#""tags":["classic"]"#),
+                "PUT replaces the tags: \(expected)")
+            try await client.execute(
+                uri: "/api/favourites", method: .get, headers: [.origin: "https://elsewhere.example"]
+            ) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
                 #expect(response.headers[.accessControlAllowOrigin] == nil, "never readable by another site")
                 #expect(response.headers[.cacheControl] == "no-store")
             }
-            try await client.execute(uri: "/api/favourites/327", method: .delete, headers: [.origin: "http://localhost"]) {
+            try await client.execute(
+                uri: "/api/favourites/327", method: .delete, headers: [.origin: "http://localhost"]
+            ) {
                 #expect($0.status == .noContent)
             }
             #expect(try library.favourites().isEmpty)
-            try await client.execute(uri: "/api/favourites/327", method: .delete, headers: [.origin: "http://localhost"]) { response in
+            try await client.execute(
+                uri: "/api/favourites/327", method: .delete, headers: [.origin: "http://localhost"]
+            ) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
             }
@@ -58,21 +69,24 @@ struct FavouriteRouteTests {
     /// CSRF: another site's page (its Origin, or Sec-Fetch-Site: cross-site or same-site), a
     /// form's content type, or a sandboxed page's `null` origin are refused; curl with neither
     /// header is not a browser and is let through.
-    @Test(arguments: [
-        ([HTTPField.Name.origin: "https://evil.example", .contentType: "application/json"], "cross-origin"),
-        ([.origin: "http://localhost:9999", .contentType: "application/json"], "cross-origin"),
-        ([.origin: "null", .contentType: "application/json"], "cross-origin"),
-        ([HTTPField.Name("Sec-Fetch-Site")!: "cross-site", .contentType: "application/json"], "cross-origin"),
-        ([HTTPField.Name("Sec-Fetch-Site")!: "same-site", .contentType: "application/json"], "cross-origin"),
-        ([.origin: "http://localhost", .contentType: "application/x-www-form-urlencoded"], "not-json"),
-        ([.origin: "http://localhost", .contentType: "text/plain"], "not-json"),
-        ([.origin: "http://localhost"], "not-json"),
-    ] as [([HTTPField.Name: String], String)])
+    @Test(
+        arguments: [
+            ([HTTPField.Name.origin: "https://evil.example", .contentType: "application/json"], "cross-origin"),
+            ([.origin: "http://localhost:9999", .contentType: "application/json"], "cross-origin"),
+            ([.origin: "null", .contentType: "application/json"], "cross-origin"),
+            ([HTTPField.Name("Sec-Fetch-Site")!: "cross-site", .contentType: "application/json"], "cross-origin"),
+            ([HTTPField.Name("Sec-Fetch-Site")!: "same-site", .contentType: "application/json"], "cross-origin"),
+            ([.origin: "http://localhost", .contentType: "application/x-www-form-urlencoded"], "not-json"),
+            ([.origin: "http://localhost", .contentType: "text/plain"], "not-json"),
+            ([.origin: "http://localhost"], "not-json"),
+        ] as [([HTTPField.Name: String], String)])
     func changesFromAnotherSiteOrNotJSONAre403(headers: [HTTPField.Name: String], code: String) async throws {
         let harness = try await Harness.make()
         let fields = HTTPFields(headers.map { HTTPField(name: $0.key, value: $0.value) })
         try await harness.server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/favourites/327", method: .put, headers: fields, body: body(#"{"tags": []}"#)) { response in
+            try await client.execute(
+                uri: "/api/favourites/327", method: .put, headers: fields, body: body(#"{"tags": []}"#)
+            ) { response in
                 #expect(response.status == .forbidden, "\(headers)")
                 #expect(errorCode(response) == code, "\(headers): \(text(response))")
             }
@@ -96,8 +110,12 @@ struct FavouriteRouteTests {
     @Test func curlWithoutOriginMayChangeThem() async throws {
         let harness = try await Harness.build()
         try await harness.server.makeApplication().testLive { client in
-            let curl: HTTPFields = [.contentType: "application/json; charset=utf-8", HTTPField.Name("Sec-Fetch-Site")!: "none"]
-            try await client.execute(uri: "/api/favourites/149", method: .put, headers: curl, body: body(#"{"tags": ["sandwich"]}"#)) {
+            let curl: HTTPFields = [
+                .contentType: "application/json; charset=utf-8", HTTPField.Name("Sec-Fetch-Site")!: "none",
+            ]
+            try await client.execute(
+                uri: "/api/favourites/149", method: .put, headers: curl, body: body(#"{"tags": ["sandwich"]}"#)
+            ) {
                 #expect($0.status == .ok, "\(text($0))")
             }
             try await client.execute(uri: "/api/favourites/149", method: .delete) { #expect($0.status == .noContent) }
@@ -113,7 +131,8 @@ struct FavouriteRouteTests {
         ("/api/favourites/12", #"{"tags": []}"#, .notFound, "not-found"),
         ("/api/favourites/99999", #"{"tags": []}"#, .notFound, "not-found"),
     ])
-    func badBodiesAndComicsAreRefused(uri: String, sent: String, status: HTTPResponse.Status, code: String) async throws {
+    func badBodiesAndComicsAreRefused(uri: String, sent: String, status: HTTPResponse.Status, code: String) async throws
+    {
         let harness = try await Harness.make()
         try await harness.server.makeApplication().testLive { client in
             try await client.execute(uri: uri, method: .put, headers: sameOrigin, body: body(sent)) { response in
@@ -129,7 +148,9 @@ struct FavouriteRouteTests {
         let harness = try await Harness.make()
         let tags = "[" + Array(repeating: #""sql""#, count: 20_000).joined(separator: ",") + "]"
         try await harness.server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": \#(tags)}"#)) { response in
+            try await client.execute(
+                uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": \#(tags)}"#)
+            ) { response in
                 #expect(response.status == .contentTooLarge)
                 #expect(errorCode(response) == "too-large", "\(text(response))")
             }
@@ -141,7 +162,9 @@ struct FavouriteRouteTests {
         let harness = try await Harness.make()
         let server = harness.server(.init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)))
         try await server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)) { response in
+            try await client.execute(
+                uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(errorCode(response) == "read-only")
             }
@@ -157,12 +180,16 @@ struct FavouriteRouteTests {
     /// 403 `read-only` as under `--read-only`, not a 500.
     @Test func anIndexThatCannotBeWrittenRefusesChangesWith403() async throws {
         let harness = try await Harness.make()
-        let readOnly = try ComicDatabase.open(at: harness.directory.appendingPathComponent("index.sqlite").path, connections: .readOnly)
+        let readOnly = try ComicDatabase.open(
+            at: harness.directory.appendingPathComponent("index.sqlite").path, connections: .readOnly)
         let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: readOnly, imagesDirectory: harness.directory.appendingPathComponent("images"),
+            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: readOnly,
+            imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)) { response in
+            try await client.execute(
+                uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)
+            ) { response in
                 #expect(response.status == .forbidden, "\(text(response))")
                 #expect(errorCode(response) == "read-only")
             }

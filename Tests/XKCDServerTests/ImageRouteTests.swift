@@ -11,7 +11,7 @@ import XKCDServer
 import _XKCDTestSupport
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Keeps what the server logs: a test waits for what the server says it is doing.
@@ -61,7 +61,9 @@ private final class ImageHarness: Sendable {
             images: images, logger: log.logger)
     }
 
-    var kept: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: images.path)) ?? []).filter { $0 != "missing" } }
+    var kept: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: images.path)) ?? []).filter { $0 != "missing" }
+    }
 }
 
 private func get(_ port: Int, _ path: String) async throws -> (status: Int, type: String?, body: Data) {
@@ -94,7 +96,8 @@ struct ImageRouteTests {
             }
             #expect(answers.count == 4)
             for answer in answers {
-                #expect(answer.status == 200 && answer.type == "image/png" && answer.body == expected, "\(answer.status)")
+                #expect(
+                    answer.status == 200 && answer.type == "image/png" && answer.body == expected, "\(answer.status)")
             }
             #expect(harness.kept == ["327-exploits_of_a_mom.png"])
             let tag = try await client.execute(uri: "/images/327", method: .get) { response in
@@ -103,7 +106,9 @@ struct ImageRouteTests {
                 #expect(Data(response.body.readableBytesView) == expected)
                 return try #require(response.headers[.eTag])
             }
-            try await client.execute(uri: "/images/327", method: .get, headers: [.ifNoneMatch: tag]) { #expect($0.status == .notModified) }
+            try await client.execute(uri: "/images/327", method: .get, headers: [.ifNoneMatch: tag]) {
+                #expect($0.status == .notModified)
+            }
             #expect(harness.fixtures.requestCount(forPath: path) == 1, "served from the cache")
         }
     }

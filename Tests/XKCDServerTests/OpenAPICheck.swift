@@ -52,7 +52,8 @@ actor OpenAPIChecker {
         let process = Process()
         process.executableURL = python
         process.arguments = [checkerScript.path, "exchanges", openAPIDocumentURL.path]
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -84,10 +85,13 @@ struct CheckingClient: TestClientProtocol {
 
     var port: Int? { client.port }
 
-    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws
+        -> TestResponse
+    {
         let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
         if let verdict = try await OpenAPIChecker.shared.verdict(method: method, uri: uri, response: response) {
-            #expect(verdict == "ok", "\(method) \(uri) answered \(response.status.code), which openapi.json does not allow")
+            #expect(
+                verdict == "ok", "\(method) \(uri) answered \(response.status.code), which openapi.json does not allow")
         }
         return response
     }
@@ -133,12 +137,16 @@ struct OpenAPITests {
     ])
     func answersTheDocumentDoesNotAllowAreFound(path: String, status: Int, body: String) throws {
         guard let python = TestPython.executable else { return }  // theServedDocumentIsValidOpenAPI says so
-        let exchange = try JSONSerialization.data(withJSONObject: [
-            "method": "GET", "path": path, "query": [:] as [String: String], "status": status,
-            "headers": ["content-type": "application/json; charset=utf-8"], "body": Data(body.utf8).base64EncodedString(),
-        ] as [String: Any])
-        let verdict = try run(python, [checkerScript.path, "exchanges", openAPIDocumentURL.path], input: exchange + Data("\n".utf8))
-        #expect(verdict != "ok\n" && verdict.hasSuffix("\n") && !verdict.dropLast().contains("\n"), "one line: \(verdict)")
+        let exchange = try JSONSerialization.data(
+            withJSONObject: [
+                "method": "GET", "path": path, "query": [:] as [String: String], "status": status,
+                "headers": ["content-type": "application/json; charset=utf-8"],
+                "body": Data(body.utf8).base64EncodedString(),
+            ] as [String: Any])
+        let verdict = try run(
+            python, [checkerScript.path, "exchanges", openAPIDocumentURL.path], input: exchange + Data("\n".utf8))
+        #expect(
+            verdict != "ok\n" && verdict.hasSuffix("\n") && !verdict.dropLast().contains("\n"), "one line: \(verdict)")
     }
 
     /// Runs `python arguments` with `input` on its standard input, and gives what it printed.
@@ -146,7 +154,8 @@ struct OpenAPITests {
         let process = Process()
         process.executableURL = python
         process.arguments = arguments
-        let stdin = Pipe(), stdout = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()

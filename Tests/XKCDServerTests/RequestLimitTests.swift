@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTypes
 import HummingbirdTesting
 import Testing
 import XKCDModel
 import XKCDServer
 import _XKCDTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sends `request` whole to 127.0.0.1:`port` on a connection of its own and reads the answer
 /// until the server closes it; nil when the connection fails or the hang guard of 600 s passes.
@@ -44,10 +45,14 @@ struct RequestLimitTests {
         try await harness.server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
             let query = String(repeating: "a", count: 1 << 20)
-            let answer = try #require(await exchange(port: port, Self.request("GET /api/search?q=\(query) HTTP/1.1\r\nHost: localhost\r\n\r\n")))
+            let answer = try #require(
+                await exchange(
+                    port: port, Self.request("GET /api/search?q=\(query) HTTP/1.1\r\nHost: localhost\r\n\r\n")))
             #expect(answer.hasPrefix("HTTP/1.1 414 "), "\(answer.prefix(300))")
             #expect(answer.contains("X-Content-Type-Options: nosniff"))
-            #expect(answer.hasSuffix(#"{"error":{"code":"too-long","message":"the request line is longer than 8 KB"}}"#), "\(answer.prefix(500))")
+            #expect(
+                answer.hasSuffix(#"{"error":{"code":"too-long","message":"the request line is longer than 8 KB"}}"#),
+                "\(answer.prefix(500))")
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok, "still serving") }
         }
     }
@@ -57,19 +62,26 @@ struct RequestLimitTests {
         try await harness.server.makeApplication().test(.live) { client in
             let port = try #require(client.port)
             let filler = (0..<100).map { "X-Filler-\($0): \(String(repeating: "b", count: 500))\r\n" }.joined()
-            let headers = try #require(await exchange(port: port, Self.request("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\(filler)\r\n")))
+            let headers = try #require(
+                await exchange(port: port, Self.request("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\(filler)\r\n")))
             #expect(headers.hasPrefix("HTTP/1.1 413 "), "\(headers.prefix(300))")
             #expect(headers.contains(#""code":"too-large""#), "\(headers.prefix(500))")
             let large = String(repeating: " ", count: 100_000)
-            let body = try #require(await exchange(port: port, Self.request(
-                "PUT /api/favourites/327 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                    + "Content-Length: \(large.utf8.count)\r\n\r\n\(large)")))
+            let body = try #require(
+                await exchange(
+                    port: port,
+                    Self.request(
+                        "PUT /api/favourites/327 HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                            + "Content-Length: \(large.utf8.count)\r\n\r\n\(large)")))
             #expect(body.hasPrefix("HTTP/1.1 413 "), "\(body.prefix(300))")
             #expect(body.contains(#""code":"too-large""#), "\(body.prefix(500))")
             // Within the limits, two requests on one connection, the first with a body.
-            let two = try #require(await exchange(port: port, Self.request(
-                "POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello"
-                    + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")))
+            let two = try #require(
+                await exchange(
+                    port: port,
+                    Self.request(
+                        "POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello"
+                            + "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")))
             #expect(two.hasPrefix("HTTP/1.1 405 "), "\(two.prefix(300))")
             #expect(two.contains("HTTP/1.1 200 OK"), "\(two)")
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok, "still serving") }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTPTypes
 import HummingbirdTesting
 import Logging
@@ -10,8 +7,12 @@ import Testing
 import XKCDIndexer
 import XKCDKit
 import XKCDServer
-import _XKCDTestSupport
 import XKCDStore
+import _XKCDTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
 /// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only
@@ -34,11 +35,15 @@ struct Harness: Sendable {
     }
 
     /// An index of its own, for tests that change it.
-    static func build(_ configuration: APIServer.Configuration = .init(port: 0, requestDeadline: .seconds(600))) async throws -> Harness {
+    static func build(_ configuration: APIServer.Configuration = .init(port: 0, requestDeadline: .seconds(600)))
+        async throws -> Harness
+    {
         let directory = try makeTemporaryDirectory("xkcd-server-tests")
         let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
         let logger = Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() }
-        _ = try await Indexer(database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: logger).run()
+        _ = try await Indexer(
+            database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: logger
+        ).run()
         let server = APIServer(
             configuration: configuration, database: database,
             imagesDirectory: directory.appendingPathComponent("images"), logger: logger)
@@ -50,7 +55,13 @@ func text(_ response: TestResponse) -> String { String(buffer: response.body) }
 
 /// The `{"error": {"code", "message"}}` of an answer.
 func errorCode(_ response: TestResponse) -> String? {
-    struct Document: Decodable { struct Detail: Decodable { var code: String; var message: String }; var error: Detail }
+    struct Document: Decodable {
+        struct Detail: Decodable {
+            var code: String
+            var message: String
+        }
+        var error: Detail
+    }
     return try? JSONDecoder().decode(Document.self, from: Data(text(response).utf8)).error.code
 }
 
@@ -106,7 +117,8 @@ struct RouteTests {
         ("/api/search", "missing-query"), ("/api/search?q=", "missing-query"),
         ("/api/search?q=tables&page=0", "bad-parameter"), ("/api/search?q=tables&page=abc", "bad-parameter"),
         ("/api/search?q=tables&limit=1001", "bad-parameter"), ("/api/search?q=tables&exact=maybe", "bad-parameter"),
-        ("/api/search?q=%22unclosed", "unreadable-query"), ("/api/comics/abc", "bad-comic"), ("/api/comics/0", "bad-comic"),
+        ("/api/search?q=%22unclosed", "unreadable-query"), ("/api/comics/abc", "bad-comic"),
+        ("/api/comics/0", "bad-comic"),
     ])
     func badRequestsAre400WithAJSONError(uri: String, code: String) async throws {
         let harness = try await Harness.make()
@@ -122,7 +134,8 @@ struct RouteTests {
     @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
         let harness = try await Harness.make()
         try await harness.server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 6_000), method: .get) { response in
+            try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 6_000), method: .get) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "unreadable-query")
             }
@@ -188,8 +201,11 @@ struct RouteTests {
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
             }
-            try await client.execute(uri: "/api/suggest", method: .get) { #expect(text($0) == #"{"query":"","suggestions":[]}"#) }
-            try await client.execute(uri: "/api/suggest?q=" + String(repeating: "a", count: 5000), method: .get) { response in
+            try await client.execute(uri: "/api/suggest", method: .get) {
+                #expect(text($0) == #"{"query":"","suggestions":[]}"#)
+            }
+            try await client.execute(uri: "/api/suggest?q=" + String(repeating: "a", count: 5000), method: .get) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "unreadable-query")
             }
@@ -205,17 +221,21 @@ struct RouteTests {
                 #expect(response.headers[.cacheControl] == "public, max-age=3600")
                 return try #require(response.headers[.eTag])
             }
-            try await client.execute(uri: "/api/comics/327", method: .get, headers: [.ifNoneMatch: "\"other\", \(tag)"]) { response in
+            try await client.execute(uri: "/api/comics/327", method: .get, headers: [.ifNoneMatch: "\"other\", \(tag)"])
+            { response in
                 #expect(response.status == .notModified)
                 #expect(response.body.readableBytes == 0)
                 #expect(response.headers[.eTag] == tag)
             }
-            try await client.execute(uri: "/api/comics/327?explain=1", method: .get, headers: [.ifNoneMatch: tag]) { response in
+            try await client.execute(uri: "/api/comics/327?explain=1", method: .get, headers: [.ifNoneMatch: tag]) {
+                response in
                 #expect(response.status == .ok, "another document, another tag")
                 #expect(response.headers[.eTag] != tag)
             }
             try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect($0.headers[.eTag] != nil) }
-            try await client.execute(uri: "/api/comics/latest", method: .get) { #expect($0.headers[.cacheControl] == "public, max-age=300") }
+            try await client.execute(uri: "/api/comics/latest", method: .get) {
+                #expect($0.headers[.cacheControl] == "public, max-age=300")
+            }
             try await client.execute(uri: "/api/comics/random", method: .get) { response in
                 #expect(response.headers[.cacheControl] == "no-store")
                 #expect(response.headers[.eTag] == nil)
@@ -225,7 +245,8 @@ struct RouteTests {
 
     @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
         let harness = try await Harness.make()
-        var stats = try StatsDocument(reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
+        var stats = try StatsDocument(
+            reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
         stats.database = "index.sqlite"
         let expected = try JSONDocument.line(stats)
         try await harness.server.makeApplication().testLive { client in
@@ -262,8 +283,12 @@ struct RouteTests {
             let other = TestClient(host: "127.0.0.1", port: port)
             other.connect()
             defer { Task { try? await other.shutdown() } }
-            for (authority, allowed) in [("evil.example:\(port)", false), ("127.0.0.1.evil.example", false), ("127.0.0.1:\(port)", true), ("LOCALHOST:\(port)", true)] {
-                let response = try await other.execute(TestClient.Request("/healthz", method: .get, authority: authority))
+            for (authority, allowed) in [
+                ("evil.example:\(port)", false), ("127.0.0.1.evil.example", false), ("127.0.0.1:\(port)", true),
+                ("LOCALHOST:\(port)", true),
+            ] {
+                let response = try await other.execute(
+                    TestClient.Request("/healthz", method: .get, authority: authority))
                 #expect((response.status == .ok) == allowed, "\(authority): \(response.status)")
                 if !allowed {
                     #expect(response.status == .badRequest)
@@ -278,8 +303,10 @@ struct RouteTests {
     @Test func anIdleConnectionIsClosed() async throws {
         let harness = try await Harness.make()
         let server = APIServer(
-            configuration: .init(port: 0, idleTimeout: .seconds(1), requestDeadline: .seconds(600)), database: harness.database,
-            imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
+            configuration: .init(port: 0, idleTimeout: .seconds(1), requestDeadline: .seconds(600)),
+            database: harness.database,
+            imagesDirectory: harness.directory.appendingPathComponent("images"),
+            logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().testLive { client in
             let port = try #require(client.port)
             let read = await offTheTaskPool { readUntilClosed(port: port) }
@@ -307,7 +334,9 @@ func loopbackSocket(port: Int) -> Int32? {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     }
     guard connected == 0 else {
         close(socket)
@@ -336,7 +365,8 @@ struct RelevantRouteTests {
         let expected = try JSONDocument.line(RelevantDocument(engine.relevant(to: Self.situation, limit: 3)))
         #expect(expected.contains("\"num\":2347"))
         try await harness.server.makeApplication().testLive { client in
-            try await client.execute(uri: "/api/relevant?limit=3", method: .post, body: try body(Self.situation)) { response in
+            try await client.execute(uri: "/api/relevant?limit=3", method: .post, body: try body(Self.situation)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
             }
@@ -356,7 +386,8 @@ struct RelevantRouteTests {
                 #expect(response.status == .contentTooLarge)
                 #expect(errorCode(response) == "passage-too-large", "\(text(response))")
             }
-            try await client.execute(uri: "/api/relevant", method: .post, body: ByteBuffer(string: "text=hello")) { response in
+            try await client.execute(uri: "/api/relevant", method: .post, body: ByteBuffer(string: "text=hello")) {
+                response in
                 #expect(response.status == .badRequest)
                 #expect(errorCode(response) == "bad-body")
             }

@@ -7,8 +7,8 @@ import Testing
 import XKCDFiles
 import XKCDKit
 import XKCDServer
-import _XKCDTestSupport
 import XKCDStore
+import _XKCDTestSupport
 
 /// The web page's routes over real HTTP on loopback: what a browser is sent. The browser itself
 /// is in Tests/CLITests/BrowserTests.swift.
@@ -24,16 +24,21 @@ struct WebPageTests {
                     #expect(response.status == .ok, "\(uri)")
                     #expect(response.headers[.contentType] == Self.html, "\(uri)")
                     let policy = response.headers[.contentSecurityPolicy] ?? ""
-                    #expect(policy.contains("script-src 'self'") && policy.contains("style-src 'self'"), "\(uri): \(policy)")
+                    #expect(
+                        policy.contains("script-src 'self'") && policy.contains("style-src 'self'"), "\(uri): \(policy)"
+                    )
                     #expect(policy.contains("img-src 'self'") && !policy.contains("unsafe"), "\(uri): \(policy)")
                     #expect(response.headers[values: .contentSecurityPolicy].count == 1, "one policy, not two")
-                    #expect(text(response).contains(#"<form class="search" role="search" action="/search" method="get">"#), "\(uri)")
+                    #expect(
+                        text(response).contains(#"<form class="search" role="search" action="/search" method="get">"#),
+                        "\(uri)")
                 }
             }
             try await client.execute(uri: "/api/comics/327", method: .get) { response in
-                #expect(response.headers[values: .contentSecurityPolicy] == [
-                    "default-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
-                ])
+                #expect(
+                    response.headers[values: .contentSecurityPolicy] == [
+                        "default-src 'none'; frame-ancestors 'none'; form-action 'none'; base-uri 'none'"
+                    ])
             }
             for uri in ["/static/site.css", "/static/site.js"] {
                 try await client.execute(uri: uri, method: .get) { response in
@@ -49,12 +54,14 @@ struct WebPageTests {
         // Its own image cache, holding #327's image.
         let images = try makeTemporaryDirectory("xkcd-web-images")
         let png = try Data(contentsOf: Fixtures.imagesURL.appendingPathComponent("exploits_of_a_mom.png"))
-        try ImageCache(directory: images).keep(png, comic: 327, imageURL: "https://imgs.xkcd.com/comics/exploits_of_a_mom.png")
+        try ImageCache(directory: images).keep(
+            png, comic: 327, imageURL: "https://imgs.xkcd.com/comics/exploits_of_a_mom.png")
         // #472's could not be fetched lately: the page says so instead of a broken image.
         ImageCache(directory: images).rememberMissing(
             comic: 472, imageURL: "https://imgs.xkcd.com/comics/house_of_pancakes.png", reason: "offline")
         let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database, imagesDirectory: images,
+            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database,
+            imagesDirectory: images,
             logger: Logger(label: "web") { _ in SwiftLogNoOpLogHandler() })
         try await server.makeApplication().test(.live) { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
@@ -69,12 +76,15 @@ struct WebPageTests {
             try await client.execute(uri: "/327", method: .get) { response in
                 let page = text(response)
                 for part in [
-                    "<title>#327: Exploits of a Mom</title>", #"<img src="/images/327" alt="Her daughter is named Help I&#39;m trapped"#,
-                    #"<link rel="prev" href="/259">"#, #"<link rel="next" href="/472">"#, #"rel="next" data-key="ArrowRight">"#,
+                    "<title>#327: Exploits of a Mom</title>",
+                    #"<img src="/images/327" alt="Her daughter is named Help I&#39;m trapped"#,
+                    #"<link rel="prev" href="/259">"#, #"<link rel="next" href="/472">"#,
+                    #"rel="next" data-key="ArrowRight">"#,
                     #"<a href="/1">First</a>"#, #"<a href="/3282">Latest</a>"#, #"<a href="/random" data-key="r">"#,
                     "<summary>Explanation</summary>", #"<h2 id="transcript-heading">Transcript</h2>"#,
                     #"<h2 id="related-heading">Related comics</h2>"#, "Add to favourites</button>",
-                    #"action="/327/favourite""#, "https://xkcd.com/327/", "https://www.explainxkcd.com/wiki/index.php/327",
+                    #"action="/327/favourite""#, "https://xkcd.com/327/",
+                    "https://www.explainxkcd.com/wiki/index.php/327",
                     "(CC BY-NC 2.5)",
                 ] {
                     #expect(page.contains(part), "no \(part)")
@@ -85,7 +95,8 @@ struct WebPageTests {
                 let location = try #require(response.headers[.location])
                 #expect(Fixtures.comicIDs.contains(Int(location.dropFirst()) ?? 0), "\(location)")
             }
-            for (uri, status) in [("/99999", HTTPResponse.Status.notFound), ("/abc", .badRequest), ("/404", .notFound)] {
+            for (uri, status) in [("/99999", HTTPResponse.Status.notFound), ("/abc", .badRequest), ("/404", .notFound)]
+            {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == status, "\(uri)")
                     #expect(response.headers[.contentType] == Self.html, "\(uri)")
@@ -138,27 +149,36 @@ struct WebPageTests {
         let harness = try await Harness.make()
         let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://evil.example"]
         try await harness.server.makeApplication().test(.live) { client in
-            try await client.execute(uri: "/327/favourite", method: .post, headers: form, body: ByteBuffer(string: "action=add")) { response in
+            try await client.execute(
+                uri: "/327/favourite", method: .post, headers: form, body: ByteBuffer(string: "action=add")
+            ) { response in
                 #expect(response.status == .forbidden)
             }
             var crossSite = form
             crossSite[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
-            try await client.execute(uri: "/327/favourite", method: .post, headers: crossSite, body: ByteBuffer(string: "action=add")) { response in
+            try await client.execute(
+                uri: "/327/favourite", method: .post, headers: crossSite, body: ByteBuffer(string: "action=add")
+            ) { response in
                 #expect(response.status == .forbidden)
             }
         }
         #expect(try Library(database: harness.database).favourites().isEmpty)
         let readOnly = APIServer(
             configuration: .init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)), database: harness.database,
-            imagesDirectory: harness.directory.appendingPathComponent("images"), logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
+            imagesDirectory: harness.directory.appendingPathComponent("images"),
+            logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await readOnly.makeApplication().test(.live) { client in
             var sameOrigin: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             sameOrigin[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
-            try await client.execute(uri: "/327/favourite", method: .post, headers: sameOrigin, body: ByteBuffer(string: "action=add")) { response in
+            try await client.execute(
+                uri: "/327/favourite", method: .post, headers: sameOrigin, body: ByteBuffer(string: "action=add")
+            ) { response in
                 #expect(response.status == .forbidden)
                 #expect(text(response).contains("read-only"))
             }
-            try await client.execute(uri: "/327", method: .get) { #expect(!text($0).contains("favourite\" method=\"post\"")) }
+            try await client.execute(uri: "/327", method: .get) {
+                #expect(!text($0).contains("favourite\" method=\"post\""))
+            }
         }
         #expect(try Library(database: harness.database).favourites().isEmpty)
     }

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 import XKCDFiles
 import XKCDModel
+
 @testable import XKCDSnippets
 @testable import XKCDStore
 
@@ -24,11 +25,13 @@ enum Sample {
         id: 149, title: "Sandwich", alt: "Proper User Policy apparently means Simon Says.",
         date: ComicDate(year: 2006, month: 8, day: 2))
 
-    static func explanation(_ id: Int, _ text: String, transcript: String = "", incomplete: Bool = false) -> Explanation {
+    static func explanation(_ id: Int, _ text: String, transcript: String = "", incomplete: Bool = false) -> Explanation
+    {
         Explanation(
             comicID: id, pageTitle: "\(id)",
             page: ExplainedPage(
-                explanation: text, transcript: transcript, trivia: "", categories: ["All comics"], isIncomplete: incomplete),
+                explanation: text, transcript: transcript, trivia: "", categories: ["All comics"],
+                isIncomplete: incomplete),
             categories: ["All comics"], revision: 1)
     }
 
@@ -43,11 +46,13 @@ enum Sample {
     /// Each spell of documents newer than the ranking index has its own generation: lengths
     /// cached during one are not taken for another, after a rebuild in between added a comic.
     @Test func staleSpellsDoNotShareCachedLengths() throws {
-        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]
+        )
         try database.rebuildRankingIndex()
         try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
         #expect(try database.readTermScores(for: ["sandwich"]).matchingAll == [149])
-        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)]
+        )
         try database.rebuildRankingIndex()
         try database.apply([ComicUpdate(id: 149, comic: .unchanged, explanation: .unchanged)])
         #expect(try database.rankingIndexIsCurrent() == false)
@@ -56,11 +61,14 @@ enum Sample {
 
     /// Damaged spelling blobs end the lookup; they never trap.
     @Test func damagedSpellingBlobsAreReadSafely() throws {
-        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]
+        )
         try database.rebuildRankingIndex()
         try database.writer.write { db in
-            try db.execute(sql: "UPDATE spellingBucket SET words = x'FFFFFFFFFFFFFFFF7F01' || words WHERE prefix = 'sa'")
-            try db.execute(sql: "UPDATE rankingTerm SET postings = x'FFFFFFFFFFFFFFFF7F01' || postings WHERE term = 'sandwich'")
+            try db.execute(
+                sql: "UPDATE spellingBucket SET words = x'FFFFFFFFFFFFFFFF7F01' || words WHERE prefix = 'sa'")
+            try db.execute(
+                sql: "UPDATE rankingTerm SET postings = x'FFFFFFFFFFFFFFFF7F01' || postings WHERE term = 'sandwich'")
         }
         #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich") }.isEmpty)
         _ = try database.readTermScores(for: ["sandwich"])
@@ -71,7 +79,8 @@ enum Sample {
     @Test func documentsNewerThanTheRankingIndexAreMatchedByFTS5() throws {
         try database.rebuildRankingIndex()
         #expect(try database.rankingIndexIsCurrent())
-        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)]
+        )
         #expect(try database.rankingIndexIsCurrent() == false)
         let query = TextQuery.or([.term("exploits", field: nil), .prefix("daught", field: nil)])
         #expect(try database.reading { try $0.comicIDsFromPostings(matching: query) } == nil)
@@ -82,9 +91,11 @@ enum Sample {
     }
 
     @Test func storedComicsAndExplanationsRoundTrip() throws {
-        let explanation = Sample.explanation(327, "Bobby Tables is an SQL injection.", transcript: "Mom: Did you break something?")
+        let explanation = Sample.explanation(
+            327, "Bobby Tables is an SQL injection.", transcript: "Mom: Did you break something?")
         try database.apply([
-            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .fetched(explanation, at: Date()))
+            ComicUpdate(
+                id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .fetched(explanation, at: Date()))
         ])
         #expect(try database.comic(327) == Sample.exploits)
         #expect(try database.explanation(for: 327) == explanation)
@@ -96,11 +107,17 @@ enum Sample {
         try database.apply([
             ComicUpdate(
                 id: 327, comic: .fetched(Sample.exploits, at: Date()),
-                explanation: .fetched(Sample.explanation(327, "Little Bobby Tables drops the Students table.", transcript: "Mom: Oh, yes. Little Bobby Tables"), at: Date())),
+                explanation: .fetched(
+                    Sample.explanation(
+                        327, "Little Bobby Tables drops the Students table.",
+                        transcript: "Mom: Oh, yes. Little Bobby Tables"), at: Date())),
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
-        #expect(try database.readComicIDs(matching: .and([.term("bobby", field: nil), .term("tables", field: nil)])) == [327])
+        #expect(
+            try database.readComicIDs(matching: .and([.term("bobby", field: nil), .term("tables", field: nil)])) == [
+                327
+            ])
         #expect(try database.readTermScores(for: ["bobby", "tables"]).matchingAll == [327])
         #expect(try database.readComicIDs(matching: .term("imagemagick", field: nil)) == [2347])
         // The JSON transcript was replaced by explain xkcd's, so its words no longer match.
@@ -111,7 +128,8 @@ enum Sample {
         try database.apply([
             ComicUpdate(
                 id: 327, comic: .fetched(Sample.exploits, at: Date()),
-                explanation: .fetched(Sample.explanation(327, "Little Bobby Tables drops the Students table."), at: Date())),
+                explanation: .fetched(
+                    Sample.explanation(327, "Little Bobby Tables drops the Students table."), at: Date())),
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
             ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged),
         ])
@@ -124,7 +142,8 @@ enum Sample {
             #expect(summaries[2]?.title == "Exploits of a Mom")
             #expect(try snapshot.summaries(of: []).isEmpty)
             let scores = try snapshot.termScores(for: ["tables"])
-            let page = try snapshot.summariesAndSnippets(of: [5, 327, 149, 2347], scores: scores, words: ["tables"], marks: ("[", "]"))
+            let page = try snapshot.summariesAndSnippets(
+                of: [5, 327, 149, 2347], scores: scores, words: ["tables"], marks: ("[", "]"))
             #expect(page.map { $0?.summary.id } == [nil, 327, 149, 2347])
             #expect(page[3]?.summary.title == "Dependency")
             #expect(page[3]?.snippet == "")
@@ -135,7 +154,11 @@ enum Sample {
             #expect(page[2]?.summary.title == "Sandwich")
             #expect(page[2]?.snippet == "Proper User Policy apparently means Simon Says.")
             // Ascending, whether the query has positive words or only exclusions.
-            #expect(try snapshot.comicIDs(matching: .or([.term("bobby", field: nil), .term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 327, 2347])
+            #expect(
+                try snapshot.comicIDs(
+                    matching: .or([
+                        .term("bobby", field: nil), .term("simon", field: nil), .term("imagemagick", field: nil),
+                    ])) == [149, 327, 2347])
             #expect(try snapshot.comicIDs(matching: .and([.not(.term("bobby", field: nil))])) == [149, 2347])
         }
     }
@@ -147,7 +170,8 @@ enum Sample {
         let matcher = SnippetMatcher(words: ["a", "ox"], stems: ["lucki"])
         var matches: [SnippetWindow.Match] = []
         let snippet = text.withUnsafeBytes {
-            SnippetWindow.best(in: $0, matcher: matcher, length: 24, matches: &matches).render($0, marks: .init(("[", "]")))
+            SnippetWindow.best(in: $0, matcher: matcher, length: 24, matches: &matches).render(
+                $0, marks: .init(("[", "]")))
         }
         #expect(snippet == "[A] cat, an [ox]; [a] b. [Lucky] [luck]")
     }
@@ -155,10 +179,16 @@ enum Sample {
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
         let now = Sample.date("2026-01-01")
         try database.apply([
-            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: now), explanation: .fetched(Sample.explanation(149, "sudo"), at: now)),
-            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: now), explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: now)),
+            ComicUpdate(
+                id: 149, comic: .fetched(Sample.sandwich, at: now),
+                explanation: .fetched(Sample.explanation(149, "sudo"), at: now)),
+            ComicUpdate(
+                id: 327, comic: .fetched(Sample.exploits, at: now),
+                explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: now)),
             // Fetched three days after the comic: the wiki is likely to change it.
-            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: now), explanation: .fetched(Sample.explanation(2347, "x"), at: Sample.date("2020-08-20"))),
+            ComicUpdate(
+                id: 2347, comic: .fetched(Sample.dependency, at: now),
+                explanation: .fetched(Sample.explanation(2347, "x"), at: Sample.date("2020-08-20"))),
             ComicUpdate(id: 404, comic: .absent(at: now), explanation: .unchanged),
         ])
         let plan = try database.plan(upTo: 2347)
@@ -174,8 +204,12 @@ enum Sample {
     @Test func anExplanationThatMayChangeIsAskedForAtMostOnceADay() throws {
         let fetched = Sample.date("2026-01-01")
         try database.apply([
-            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: fetched), explanation: .fetched(Sample.explanation(149, "sudo"), at: fetched)),
-            ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: fetched), explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: fetched)),
+            ComicUpdate(
+                id: 149, comic: .fetched(Sample.sandwich, at: fetched),
+                explanation: .fetched(Sample.explanation(149, "sudo"), at: fetched)),
+            ComicUpdate(
+                id: 327, comic: .fetched(Sample.exploits, at: fetched),
+                explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: fetched)),
         ])
         let soon = try database.plan(upTo: 327, now: fetched.addingTimeInterval(23 * 3600))
         #expect(!soon.explanations.contains(327) && !soon.explanations.contains(149), "\(soon.explanations)")
@@ -187,12 +221,14 @@ enum Sample {
         try database.apply([ComicUpdate(id: 149, comic: .failed("HTTP 500", at: Date()), explanation: .unchanged)])
         #expect(try database.failures() == [IndexFailure(id: 149, resource: "comic", message: "HTTP 500")])
         #expect(try database.plan(upTo: 149).comics.contains(149))
-        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]
+        )
         #expect(try database.failures().isEmpty)
     }
 
     @Test func fullTextIndexSurvivesRebuildAndChecksClean() throws {
-        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]
+        )
         try database.rebuildFullTextIndex()
         try database.optimizeFullTextIndex()
         #expect(try database.integrityProblems().isEmpty)
@@ -200,9 +236,13 @@ enum Sample {
     }
 
     @Test func quotesAndOperatorsInWordsStayLiteral() throws {
-        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
-        #expect(try database.readComicIDs(matching: .and([.term("driver's", field: nil), .term("\"license", field: nil)])) == [327])
-        #expect(try database.readComicIDs(matching: .and([.term("NEAR(", field: nil), .term("OR", field: nil)])).isEmpty)
+        try database.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)]
+        )
+        #expect(
+            try database.readComicIDs(matching: .and([.term("driver's", field: nil), .term("\"license", field: nil)]))
+                == [327])
+        #expect(
+            try database.readComicIDs(matching: .and([.term("NEAR(", field: nil), .term("OR", field: nil)])).isEmpty)
         #expect(try database.readComicIDs(matching: .phrase(["trapped\"", "in"], field: .alt)) == [327])
         #expect(try database.readComicIDs(matching: .term("trapped", field: .title)).isEmpty)
         // Nothing searchable is left of `*`: no match, and no FTS5 syntax error.
@@ -217,17 +257,28 @@ enum Sample {
         ])
         #expect(try database.readComicIDs(matching: .not(.term("sandwich", field: nil))) == [327, 2347])
         #expect(try database.readComicIDs(matching: .prefix("depend", field: .title)) == [2347])
-        #expect(try database.readComicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)])) == [149, 2347])
-        #expect(try database.readComicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [327, 2347])
+        #expect(
+            try database.readComicIDs(matching: .or([.term("simon", field: nil), .term("imagemagick", field: nil)]))
+                == [149, 2347])
+        #expect(
+            try database.readComicIDs(matching: .and([.prefix("s", field: nil), .not(.term("simon", field: nil))])) == [
+                327, 2347,
+            ])
         // NOT binds tighter than OR in FTS5: the exclusion must still apply to the whole OR.
-        #expect(try database.readComicIDs(matching: .and([
-            .or([.term("simon", field: nil), .term("imagemagick", field: nil)]), .not(.term("sandwich", field: nil)),
-        ])) == [2347])
+        #expect(
+            try database.readComicIDs(
+                matching: .and([
+                    .or([.term("simon", field: nil), .term("imagemagick", field: nil)]),
+                    .not(.term("sandwich", field: nil)),
+                ])) == [2347])
     }
 
     @Test func rankingPutsTheExactTitleFirstAndScoresAreStemmed() throws {
         try database.apply([
-            ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .fetched(Sample.explanation(149, "A sandwich, made with sudo. Dependency on sandwiches."), at: Date())),
+            ComicUpdate(
+                id: 149, comic: .fetched(Sample.sandwich, at: Date()),
+                explanation: .fetched(
+                    Sample.explanation(149, "A sandwich, made with sudo. Dependency on sandwiches."), at: Date())),
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
@@ -247,7 +298,9 @@ enum Sample {
         let path = directory.appendingPathComponent("nested/index.sqlite").path
         do {
             let database = try ComicDatabase.open(at: path)
-            try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+            try database.apply([
+                ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)
+            ])
             #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         }
         let reopened = try ComicDatabase.open(at: path)
@@ -280,7 +333,9 @@ enum Sample {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-an-index-\(UUID()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: path))
-        #expect(throws: StoreError.notADatabase(path: path)) { try ComicDatabase.open(at: path, connections: connections) }
+        #expect(throws: StoreError.notADatabase(path: path)) {
+            try ComicDatabase.open(at: path, connections: connections)
+        }
     }
 
     @Test func aReadOnlyIndexReadsAndRefusesWrites() throws {
@@ -301,11 +356,15 @@ enum Sample {
         try withIndexPath { path in
             // A pool, as the indexer writes: in WAL mode a write need not wait for the reader.
             let writer = try ComicDatabase.open(at: path, connections: .pool)
-            try writer.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+            try writer.apply([
+                ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)
+            ])
             let reader = try ComicDatabase.open(at: path, connections: connections)
             let seen = try reader.reading { snapshot in
                 let before = try snapshot.summaries(of: [149, 327]).map { $0?.title }
-                try writer.apply([ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)])
+                try writer.apply([
+                    ComicUpdate(id: 327, comic: .fetched(Sample.exploits, at: Date()), explanation: .unchanged)
+                ])
                 return (before, try snapshot.summaries(of: [149, 327]).map { $0?.title })
             }
             #expect(seen.0 == ["Sandwich", nil])
@@ -347,15 +406,20 @@ enum Sample {
             // The migration's pages are in the file, not left in the write-ahead log for reads.
             let log = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int
             #expect(log == 0)
-            #expect(try reader.readTermScores(for: ["sandwich"]).unknownWords == ["sandwich"], "v2's ranking tables are read")
+            #expect(
+                try reader.readTermScores(for: ["sandwich"]).unknownWords == ["sandwich"],
+                "v2's ranking tables are read")
             let applied = try DatabaseQueue(path: path).read { try Schema.migrator.appliedIdentifiers($0) }
-            #expect(applied == [
-                "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
-                "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
-            ])
+            #expect(
+                applied == [
+                    "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
+                    "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
+                ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {
-                try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%comicExact%' OR name = 'comicVocabulary'")
+                try String.fetchAll(
+                    $0, sql: "SELECT name FROM sqlite_master WHERE name LIKE '%comicExact%' OR name = 'comicVocabulary'"
+                )
             }
             #expect(leftovers.isEmpty, "\(leftovers)")
         }
@@ -403,7 +467,9 @@ enum Sample {
             #expect(throws: StoreError.foreignDatabase(path: path)) {
                 try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
             }
-            let tables = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") }
+            let tables = try DatabaseQueue(path: path).read {
+                try String.fetchAll($0, sql: "SELECT name FROM sqlite_master")
+            }
             #expect(tables == ["notes"])
             #expect(told.withLock { $0 } == 0)
 
@@ -416,7 +482,9 @@ enum Sample {
             #expect(throws: StoreError.foreignDatabase(path: path)) {
                 try ComicDatabase.open(at: path, connections: .readOnly) { told.withLock { $0 += 1 } }
             }
-            let after = try DatabaseQueue(path: path).read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master ORDER BY name") }
+            let after = try DatabaseQueue(path: path).read {
+                try String.fetchAll($0, sql: "SELECT name FROM sqlite_master ORDER BY name")
+            }
             #expect(!after.contains("comic") && !after.contains("searchDocument"), "\(after)")
             #expect(told.withLock { $0 } == 0)
         }
@@ -426,7 +494,8 @@ enum Sample {
     /// what to do, not searched as if the index were empty.
     @Test func rankingDataInAnotherLayoutIsReported() throws {
         let database = try ComicDatabase.inMemory()
-        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]
+        )
         try database.rebuildRankingIndex()
         #expect(try database.readTermScores(for: ["sandwich"]).matchingAll == [149])
         try database.writer.write { db in
@@ -444,7 +513,8 @@ enum Sample {
         let queue = try DatabaseQueue()
         try Schema.migrator.migrate(queue, upTo: migration)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO searchDocument(id, title, alt, transcript, explanation) VALUES \(document)")
+            try db.execute(
+                sql: "INSERT INTO searchDocument(id, title, alt, transcript, explanation) VALUES \(document)")
         }
         return queue
     }
@@ -454,7 +524,8 @@ enum Sample {
     @Test func migrationGroupsTheSpellingWordsOfAnOlderIndex() throws {
         let queue = try olderIndex(
             upTo: "v6-no-exact-table",
-            holding: "(149, 'Sandwich', 'Proper User Policy apparently means Simon Says.', '', 'Sudo make me a sandwich')")
+            holding:
+                "(149, 'Sandwich', 'Proper User Policy apparently means Simon Says.', '', 'Sudo make me a sandwich')")
         try queue.write { try RankingIndex.rebuild($0) }
         let database = try ComicDatabase(queue)
         let buckets = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM spellingBucket") }
@@ -463,7 +534,9 @@ enum Sample {
         #expect(candidates.map(\.term) == ["sandwich"])
         #expect(candidates.map(\.documentCount) == [1])
         #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich", minimumCount: 2) }.isEmpty)
-        let indexes = try queue.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name = 'spellingTermShape'") }
+        let indexes = try queue.read {
+            try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name = 'spellingTermShape'")
+        }
         #expect(indexes.isEmpty)
     }
 
@@ -472,7 +545,9 @@ enum Sample {
     @Test func migrationAddsThePrefixIndexAndKeepsTheDocuments() throws {
         let queue = try olderIndex(
             upTo: "v2-ranking",
-            holding: "(2347, 'Dependency', 'Someday ImageMagick will finally break', '', 'A project some random person maintains')")
+            holding:
+                "(2347, 'Dependency', 'Someday ImageMagick will finally break', '', 'A project some random person maintains')"
+        )
         let database = try ComicDatabase(queue)
         let definition = try queue.read { db in
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'comicSearch'")
@@ -487,7 +562,9 @@ enum Sample {
         }
         // Asked of FTS5 itself: this write bypasses the store, which marks the ranking index
         // out of date whenever it writes documents.
-        #expect(try database.reading { try $0.comicIDsFromFullText(matching: .prefix("dep", field: .title)) }.isEmpty, "the triggers keep it current")
+        #expect(
+            try database.reading { try $0.comicIDsFromFullText(matching: .prefix("dep", field: .title)) }.isEmpty,
+            "the triggers keep it current")
         #expect(try database.reading { try $0.comicIDsFromFullText(matching: .prefix("ind", field: .title)) } == [2347])
     }
 }

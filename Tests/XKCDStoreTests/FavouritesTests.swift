@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 import XKCDModel
+
 @testable import XKCDStore
 
 @Suite struct FavouritesTests {
     let database = try! ComicDatabase.inMemory()
 
     private func store(_ comics: [Comic]) throws {
-        try database.apply(comics.map { ComicUpdate(id: $0.id, comic: .fetched($0, at: Date()), explanation: .unchanged) })
+        try database.apply(
+            comics.map { ComicUpdate(id: $0.id, comic: .fetched($0, at: Date()), explanation: .unchanged) })
     }
 
     @Test func addingIsIdempotentAndKeepsTheFirstDate() throws {
@@ -27,9 +29,10 @@ import XKCDModel
         #expect(try database.addTags(["x"], to: 1) == nil)
         #expect(try database.removeTags(["sql", "nope"], from: 149) == ["sql"])
         #expect(try database.removeTags(["x"], from: 1) == nil)
-        #expect(try database.tagCounts() == [
-            TagCount(tag: "classic", count: 1), TagCount(tag: "sql", count: 1), TagCount(tag: "sudo", count: 1),
-        ])
+        #expect(
+            try database.tagCounts() == [
+                TagCount(tag: "classic", count: 1), TagCount(tag: "sql", count: 1), TagCount(tag: "sudo", count: 1),
+            ])
         #expect(try database.favourites(taggedWith: "sudo").map(\.id) == [149])
         #expect(try database.favourites().map(\.id) == [149, 327])
         #expect(try database.comicIDs(taggedWith: "classic") == [327])

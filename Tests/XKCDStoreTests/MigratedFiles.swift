@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import XKCDStore
 import XKCDModel
+
+@testable import XKCDStore
 
 extension ComicDatabase {
     /// Writes `favourites` into a new file at `path` migrated only up to `migration`, with plain

@@ -4,6 +4,7 @@ import GRDB
 import Testing
 import XKCDModel
 import _XKCDTestSupport
+
 @testable import XKCDSnippets
 @testable import XKCDStore
 
@@ -12,8 +13,10 @@ import _XKCDTestSupport
         let bytes = Array(text.utf8)
         var matches: [SnippetWindow.Match] = []
         return bytes.withUnsafeBytes {
-            SnippetWindow.best(in: $0, matcher: SnippetMatcher(words: words, stems: stems), length: length, matches: &matches)
-                .render($0, marks: .init(("[", "]")))
+            SnippetWindow.best(
+                in: $0, matcher: SnippetMatcher(words: words, stems: stems), length: length, matches: &matches
+            )
+            .render($0, marks: .init(("[", "]")))
         }
     }
 
@@ -47,7 +50,8 @@ import _XKCDTestSupport
     /// left out (it once came whole, to 200 kB of explanation).
     @Test func aSnippetEndsAtItsWindowWhereTheScanStopped() {
         for fillers in [(20, 300), (16, 4), (13, 7)] {
-            let text = "prime colors" + String(repeating: " f", count: fillers.0)
+            let text =
+                "prime colors" + String(repeating: " f", count: fillers.0)
                 + " prime colors prime colors prime colors" + String(repeating: " g", count: fillers.1) + " END"
             let result = snippet(text, words: ["prime", "colors"], length: 24)
             #expect(result.hasSuffix("…"), "\(fillers)")
@@ -73,7 +77,9 @@ import _XKCDTestSupport
         let text = Array("alpha beta \(filler(40)) alpha".utf8)
         let matcher = SnippetMatcher(words: ["alpha", "beta"], stems: [])
         var matches: [SnippetWindow.Match] = []
-        let stopped = text.withUnsafeBytes { SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: 8, into: &matches) }
+        let stopped = text.withUnsafeBytes {
+            SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: 8, into: &matches)
+        }
         #expect(!stopped.isWhole)
         #expect(stopped.wordCount > 9 && stopped.wordCount < 43)
         #expect(matches.map(\.ordinal) == [0, 1])
@@ -94,14 +100,21 @@ import _XKCDTestSupport
     /// asked for (or all), marked where they are query words.
     @Test func windowsAreRunsOfTheTextsWords() {
         var random = SplitMix64(seed: 0x7769_6E64)  // "wind"
-        let pieces = ["alpha", "Beta", "gam", "gamma", "x", "42", "é", "naïve", "😀", " ", "  ", ", ", "\n", "-", "…", "'", "\u{2028}"]
+        let pieces = [
+            "alpha", "Beta", "gam", "gamma", "x", "42", "é", "naïve", "😀", " ", "  ", ", ", "\n", "-", "…", "'",
+            "\u{2028}",
+        ]
         for _ in 0..<3_000 {
-            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
             let bytes = Array(text.utf8)
             var words: [Range<Int>] = []
             var index = 0
             while index < bytes.count {
-                guard SnippetWindow.isWordByte(bytes[index]) else { index += 1; continue }
+                guard SnippetWindow.isWordByte(bytes[index]) else {
+                    index += 1
+                    continue
+                }
                 let start = index
                 while index < bytes.count, SnippetWindow.isWordByte(bytes[index]) { index += 1 }
                 words.append(start..<index)
@@ -110,7 +123,8 @@ import _XKCDTestSupport
             let length = Int.random(in: 1...10, using: &random)
             var matches: [SnippetWindow.Match] = []
             let window = bytes.withUnsafeBytes {
-                SnippetWindow.best(in: $0, matcher: SnippetMatcher(words: query, stems: []), length: length, matches: &matches)
+                SnippetWindow.best(
+                    in: $0, matcher: SnippetMatcher(words: query, stems: []), length: length, matches: &matches)
             }
             let ranges = window.words.map(\.range)
             guard let first = ranges.first else {
@@ -137,22 +151,31 @@ import _XKCDTestSupport
         let alphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8) + [0xC3, 0xE2]
         for _ in 0..<5_000 {
             let words = (0..<Int.random(in: 1...10, using: &random)).map { _ in
-                String(decoding: (0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! }, as: UTF8.self)
+                String(
+                    decoding: (0..<Int.random(in: 1...5, using: &random)).map { _ in
+                        alphabet.randomElement(using: &random)!
+                    }, as: UTF8.self)
             }
             let matcher = SnippetMatcher(words: words, stems: [])
             var first = matcher.firstBytes
-            let block = (0..<16).map { _ in Bool.random(using: &random) ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random) }
+            let block = (0..<16).map { _ in
+                Bool.random(using: &random)
+                    ? interesting.randomElement(using: &random)! : UInt8.random(in: 0...255, using: &random)
+            }
             let fast = block.withUnsafeBufferPointer { xkcd_classify16($0.baseAddress!, &first) }
             let slow = block.withUnsafeBufferPointer { xkcd_classify16_portable($0.baseAddress!, &first) }
             #expect(fast.words == slow.words && fast.firsts == slow.firsts, "\(block) \(words)")
             for (index, byte) in block.enumerated() {
                 #expect((fast.words >> index & 1 == 1) == SnippetWindow.isWordByte(byte))
                 let startsPattern = matcher.byteClasses[Int(byte)] & SnippetMatcher.firstByte != 0
-                #expect((fast.firsts >> index & 1 == 1) == (startsPattern && !matcher.checksEveryStart), "\(byte) \(words)")
+                #expect(
+                    (fast.firsts >> index & 1 == 1) == (startsPattern && !matcher.checksEveryStart), "\(byte) \(words)")
             }
             let count = Int32.random(in: 1...15, using: &random)
             let tail = block.withUnsafeBufferPointer { xkcd_classify_tail($0.baseAddress!, count, &first) }
-            #expect(tail.words == fast.words & (1 << UInt32(count) - 1) && tail.firsts == fast.firsts & (1 << UInt32(count) - 1))
+            #expect(
+                tail.words == fast.words & (1 << UInt32(count) - 1)
+                    && tail.firsts == fast.firsts & (1 << UInt32(count) - 1))
         }
         for mask in UInt32(0)...0xFFFF { #expect(Int(xkcd_count16(mask)) == mask.nonzeroBitCount) }
     }
@@ -178,14 +201,20 @@ import _XKCDTestSupport
             let matcher = SnippetMatcher(words: words, stems: [])
             var text: [UInt8] = []
             for _ in 0..<Int.random(in: 0...24, using: &random) {
-                text += Int.random(in: 0..<8, using: &random) == 0
+                text +=
+                    Int.random(in: 0..<8, using: &random) == 0
                     ? [alphabet.randomElement(using: &random)!] : vocabulary.randomElement(using: &random)!
-                text += (0..<Int.random(in: 1...2, using: &random)).map { _ in separators.randomElement(using: &random)! }
+                text += (0..<Int.random(in: 1...2, using: &random)).map { _ in separators.randomElement(using: &random)!
+                }
             }
             let window = Bool.random(using: &random) ? nil : Int.random(in: 1...10, using: &random)
-            let scanned = text.withUnsafeBytes { SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: window, into: &matches) }
+            let scanned = text.withUnsafeBytes {
+                SnippetWindow.matches(in: $0, matcher: matcher, stoppingWithin: window, into: &matches)
+            }
             let expected = Self.matchesByteByByte(text, matcher: matcher, window: window)
-            #expect(matches.map { [$0.ordinal, $0.pattern, $0.start] } == expected.matches, "\(text) \(words) \(String(describing: window))")
+            #expect(
+                matches.map { [$0.ordinal, $0.pattern, $0.start] } == expected.matches,
+                "\(text) \(words) \(String(describing: window))")
             #expect(scanned.wordCount == expected.wordCount && scanned.isWhole == expected.isWhole, "\(text) \(words)")
         }
     }
@@ -197,16 +226,21 @@ import _XKCDTestSupport
     ) -> (matches: [[Int]], wordCount: Int, isWhole: Bool) {
         text.withUnsafeBytes { bytes in
             var matches: [[Int]] = []
-            var lastSeen = [Int](repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
+            var lastSeen = [Int](
+                repeating: .min, count: window != nil && matcher.groupCount <= 8 ? matcher.groupCount : 0)
             var stopAfter = Int.max
             var wordCount = 0
             for blockStart in stride(from: 0, to: bytes.count, by: 8) {
                 for start in blockStart..<min(blockStart + 8, bytes.count)
-                where SnippetWindow.isWordByte(bytes[start]) && (start == 0 || !SnippetWindow.isWordByte(bytes[start - 1])) {
+                where SnippetWindow.isWordByte(bytes[start])
+                    && (start == 0 || !SnippetWindow.isWordByte(bytes[start - 1]))
+                {
                     defer { wordCount += 1 }
                     var end = start
                     while end < bytes.count, SnippetWindow.isWordByte(bytes[end]) { end += 1 }
-                    guard matcher.mayMatch(bytes, wordAt: start), let pattern = matcher.match(bytes, start..<end) else { continue }
+                    guard matcher.mayMatch(bytes, wordAt: start), let pattern = matcher.match(bytes, start..<end) else {
+                        continue
+                    }
                     matches.append([wordCount, pattern, start])
                     if let window, !lastSeen.isEmpty, stopAfter == .max {
                         lastSeen[matcher.groups[pattern]] = wordCount
@@ -222,7 +256,8 @@ import _XKCDTestSupport
     /// Line breaks around and between query words fold to single spaces, with the marks in
     /// place, however the text is cut into pieces at the query words.
     @Test func lineBreaksBesideQueryWordsFold() {
-        #expect(snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
+        #expect(
+            snippet("one\ntwo alpha\r\n\nbeta\u{B}three", words: ["alpha", "beta"]) == "one two [alpha] [beta] three")
         #expect(snippet("\n\nalpha\n", words: ["alpha"]) == "[alpha]")
         // Spaces beside a break stay, as LineFoldingWriter's rule says.
         #expect(snippet("alpha\u{C}beta \u{2028} gamma", words: ["alpha", "beta"]) == "[alpha] [beta]   gamma")
@@ -233,11 +268,13 @@ import _XKCDTestSupport
     @Test func lineBreaksFoldAsTheScalarRuleSays() {
         let breaks: Set<Unicode.Scalar> = ["\n", "\u{B}", "\u{C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
         func reference(_ text: String) -> String {
-            text.unicodeScalars.split { breaks.contains($0) }.map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
+            text.unicodeScalars.split { breaks.contains($0) }.map { String(String.UnicodeScalarView($0)) }.joined(
+                separator: " ")
         }
         var random = SplitMix64(seed: 0x6A6F_696E)  // "join"
         let scalars: [Unicode.Scalar] = [
-            "a", " ", "\n", "\r", "\u{B}", "\u{C}", "\u{E}", "\u{85}", "\u{84}", "\u{A0}", "\u{2028}", "\u{2029}", "\u{2027}",
+            "a", " ", "\n", "\r", "\u{B}", "\u{C}", "\u{E}", "\u{85}", "\u{84}", "\u{A0}", "\u{2028}", "\u{2029}",
+            "\u{2027}",
             "\u{202A}", "…", "€", "é", "😀",
         ]
         for _ in 0..<5_000 {
@@ -261,7 +298,10 @@ import _XKCDTestSupport
         var random = SplitMix64(seed: 0x6A73_6F6E)  // "json"
         var lists: [[Int]] = [[], [0], [7, 10, 3282], [.min, -1, .max]]
         for _ in 0..<200 {
-            lists.append((0..<Int.random(in: 0...12, using: &random)).map { _ in Int.random(in: -100_000...100_000, using: &random) })
+            lists.append(
+                (0..<Int.random(in: 0...12, using: &random)).map { _ in
+                    Int.random(in: -100_000...100_000, using: &random)
+                })
         }
         for list in lists {
             #expect(jsonArray(list) == "[" + list.map(String.init).joined(separator: ",") + "]")
@@ -278,7 +318,9 @@ import _XKCDTestSupport
             let statement = try db.cachedStatement(sql: "SELECT id, body FROM t WHERE id >= ? ORDER BY id")
             #expect(try statement.fetchIntegers(binding: [.integer(2)]) == [2, 3])
             var rows: [String] = []
-            try statement.forEachRow(binding: [.integer(1)]) { row in rows.append("\(row.integer(0)):\(row.text(1)):\(row.bytes(1).count)") }
+            try statement.forEachRow(binding: [.integer(1)]) { row in
+                rows.append("\(row.integer(0)):\(row.text(1)):\(row.bytes(1).count)")
+            }
             // Text ends at a NUL for `text`, as for a String GRDB reads; `bytes` keeps all.
             #expect(rows == ["1:one:10", "2::0", "3:three:5"])
         }
@@ -307,7 +349,9 @@ import _XKCDTestSupport
             let statement = try db.cachedStatement(sql: "SELECT ? + ?")
             #expect(try statement.fetchIntegers(binding: [.integer(2), .integer(3)]) == [5])
             #expect(throws: DatabaseError.self) { try statement.fetchIntegers(binding: [.integer(2)]) }
-            #expect(throws: DatabaseError.self) { try statement.fetchIntegers(binding: [.integer(1), .integer(2), .integer(3)]) }
+            #expect(throws: DatabaseError.self) {
+                try statement.fetchIntegers(binding: [.integer(1), .integer(2), .integer(3)])
+            }
             #expect(try statement.fetchIntegers(binding: [.integer(4), .integer(5)]) == [9])
         }
     }
@@ -323,7 +367,10 @@ import _XKCDTestSupport
         #expect(ComicDate(iso: text) == date)
     }
 
-    @Test(arguments: ["", "2007", "2007-10", "2007-10-", "-10-10", "2007--10-10", "2007-10-10-1", "2007-1O-10", " 2007-10-10", "1234567890-1-1"])
+    @Test(arguments: [
+        "", "2007", "2007-10", "2007-10-", "-10-10", "2007--10-10", "2007-10-10-1", "2007-1O-10", " 2007-10-10",
+        "1234567890-1-1",
+    ])
     func anythingElseIsRefused(text: String) {
         #expect(ComicDate(iso: text) == nil)
         #expect(ComicRecord.date(from: text) == ComicDate(year: 1970, month: 1, day: 1))

@@ -275,13 +275,16 @@ public final class FixtureServer: Sendable {
             guard query["action"] == "parse", query["format"] == "json", query["formatversion"] == "2",
                 let page = query["page"], let id = Int(page)
             else {
-                return (.badRequest("expected action=parse&page=N&format=json&formatversion=2"),
-                        "/wiki/api.php?\(request.target.query())", .explain)
+                return (
+                    .badRequest("expected action=parse&page=N&format=json&formatversion=2"),
+                    "/wiki/api.php?\(request.target.query())", .explain
+                )
             }
             return (.explain(id), Self.explainPath(id), .explain)
         }
         if path == Self.latestPath { return (.latest, path, .xkcd) }
-        if path.hasPrefix("/comics/"), let name = path.split(separator: "/").last, path.count > 8, !name.hasPrefix(".") {
+        if path.hasPrefix("/comics/"), let name = path.split(separator: "/").last, path.count > 8, !name.hasPrefix(".")
+        {
             return (.image(String(name)), path, .images)
         }
         let parts = path.split(separator: "/")
@@ -295,7 +298,9 @@ public final class FixtureServer: Sendable {
         let (route, key, site) = route(request)
         let (fault, latest, ordinal) = state.withLock { state -> (Fault?, Int?, Int) in
             state.log.append(
-                Request(path: key, site: site, query: request.target.query(), userAgent: request.headers[HTTPHeader("User-Agent")]))
+                Request(
+                    path: key, site: site, query: request.target.query(),
+                    userAgent: request.headers[HTTPHeader("User-Agent")]))
             state.inFlight[site, default: 0] += 1
             state.peak[site] = max(state.peak[site, default: 0], state.inFlight[site, default: 0])
             var fault: Fault?
@@ -347,10 +352,12 @@ public final class FixtureServer: Sendable {
             let compressed = Self.gzippedZeros(size)
             var response = HTTPResponse(
                 statusCode: .ok, headers: [.contentType: "application/json"],
-                body: HTTPBodySequence(from: GeneratedBody(chunk: { index in
-                    let start = index * 65536
-                    return start < compressed.count ? [UInt8](compressed[start..<min(compressed.count, start + 65536)]) : nil
-                })))
+                body: HTTPBodySequence(
+                    from: GeneratedBody(chunk: { index in
+                        let start = index * 65536
+                        return start < compressed.count
+                            ? [UInt8](compressed[start..<min(compressed.count, start + 65536)]) : nil
+                    })))
             response.headers[HTTPHeader("Content-Encoding")] = "gzip"
             return response
         case .endlessBody(let chunkBytes, let interval)?:
@@ -358,7 +365,8 @@ public final class FixtureServer: Sendable {
                 if index > 0 { try await Task.sleep(for: .seconds(interval)) }
                 return [UInt8](repeating: 0x20, count: chunkBytes)
             })
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: HTTPBodySequence(from: body))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"], body: HTTPBodySequence(from: body))
         case .largeBody(let bytes, let announced)?:
             let body = GeneratedBody(chunk: { index in
                 let start = index * 65536
@@ -406,7 +414,9 @@ public final class FixtureServer: Sendable {
             guard let data = try? Data(contentsOf: images.appendingPathComponent(name)) else {
                 return Self.text("404 Not Found\n", status: 404)
             }
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "image/\(name.split(separator: ".").last ?? "png")"], body: data)
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "image/\(name.split(separator: ".").last ?? "png")"],
+                body: data)
         case .badRequest(let message):
             let body = #"{"error":{"code":"badrequest","info":"\#(message)"}}"#
             return Self.json(Data(body.utf8), status: 400)
@@ -422,7 +432,8 @@ public final class FixtureServer: Sendable {
 
     /// What the wiki answers (HTTP 200) for a page that does not exist.
     static let missingTitle = Data(
-        #"{"error":{"code":"missingtitle","info":"The page you specified doesn't exist.","docref":"See https://www.explainxkcd.com/wiki/api.php for API usage."}}"#.utf8)
+        #"{"error":{"code":"missingtitle","info":"The page you specified doesn't exist.","docref":"See https://www.explainxkcd.com/wiki/api.php for API usage."}}"#
+            .utf8)
 
     private static func json(_ data: Data, status: Int = 200) -> HTTPResponse {
         HTTPResponse(

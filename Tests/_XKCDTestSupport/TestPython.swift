@@ -8,7 +8,8 @@ public enum TestPython: Sendable {
         if let path = ProcessInfo.processInfo.environment["XKCD_SEARCH_TEST_VENV"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }
-        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+        let cache =
+            ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
         return cache.appendingPathComponent("xkcd-search-build/test-venv")
     }

@@ -36,7 +36,9 @@ extension ComicDatabase {
     package func explanationRevisions() throws(StoreError) -> [Comic.ID: Int] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: "SELECT comicID, revision FROM explanation WHERE revision IS NOT NULL")
-            return Dictionary(rows.map { row -> (Int, Int) in (row["comicID"], row["revision"]) }, uniquingKeysWith: { first, _ in first })
+            return Dictionary(
+                rows.map { row -> (Int, Int) in (row["comicID"], row["revision"]) },
+                uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -46,15 +48,17 @@ extension ComicDatabase {
 
     package func statistics() throws(StoreError) -> IndexStatistics {
         try read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM comic) AS comics,
-                       (SELECT max(id) FROM comic) AS latest,
-                       (SELECT count(*) FROM explanation) AS explained,
-                       (SELECT count(*) FROM explanation WHERE isIncomplete) AS incomplete,
-                       (SELECT count(*) FROM favourite) AS favourites,
-                       (SELECT count(DISTINCT tag) FROM favouriteTag) AS tags,
-                       (SELECT value FROM setting WHERE key = '\(Setting.lastUpdate.rawValue)') AS lastUpdate
-                """)!
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT (SELECT count(*) FROM comic) AS comics,
+                           (SELECT max(id) FROM comic) AS latest,
+                           (SELECT count(*) FROM explanation) AS explained,
+                           (SELECT count(*) FROM explanation WHERE isIncomplete) AS incomplete,
+                           (SELECT count(*) FROM favourite) AS favourites,
+                           (SELECT count(DISTINCT tag) FROM favouriteTag) AS tags,
+                           (SELECT value FROM setting WHERE key = '\(Setting.lastUpdate.rawValue)') AS lastUpdate
+                    """)!
             return IndexStatistics(
                 comics: row["comics"], latest: row["latest"], explained: row["explained"],
                 incompleteExplanations: row["incomplete"], favourites: row["favourites"], tags: row["tags"],
@@ -92,15 +96,20 @@ extension ComicDatabase {
     {
         try read { db in
             if let tag {
-                return try Int.fetchOne(db, SQLRequest<Int>(literal: """
-                    SELECT id FROM comic WHERE id IN (SELECT comicID FROM favouriteTag WHERE tag = \(tag))
-                    ORDER BY random() LIMIT 1
-                    """))
+                return try Int.fetchOne(
+                    db,
+                    SQLRequest<Int>(
+                        literal: """
+                            SELECT id FROM comic WHERE id IN (SELECT comicID FROM favouriteTag WHERE tag = \(tag))
+                            ORDER BY random() LIMIT 1
+                            """))
             }
             if favouritesOnly {
-                return try Int.fetchOne(db, sql: """
-                    SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
-                    """)
+                return try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1
+                        """)
             }
             return try Int.fetchOne(db, sql: "SELECT id FROM comic ORDER BY random() LIMIT 1")
         }

@@ -12,16 +12,20 @@ extension ComicDatabase {
     /// ```
     package func linkedComics(of id: Comic.ID) throws(StoreError) -> [LinkedComic] {
         try read { db in
-            try Row.fetchAll(db, SQLRequest<Row>(literal: """
-                SELECT c.id, c.title, c.date,
-                       EXISTS (SELECT 1 FROM comicLink WHERE comicID = \(id) AND linkedID = c.id) AS isOutgoing,
-                       EXISTS (SELECT 1 FROM comicLink WHERE comicID = c.id AND linkedID = \(id)) AS isIncoming
-                FROM comic c
-                WHERE c.id IN (SELECT linkedID FROM comicLink WHERE comicID = \(id)
-                               UNION SELECT comicID FROM comicLink WHERE linkedID = \(id))
-                  AND c.id <> \(id)
-                ORDER BY c.id
-                """)).map { row in
+            try Row.fetchAll(
+                db,
+                SQLRequest<Row>(
+                    literal: """
+                        SELECT c.id, c.title, c.date,
+                               EXISTS (SELECT 1 FROM comicLink WHERE comicID = \(id) AND linkedID = c.id) AS isOutgoing,
+                               EXISTS (SELECT 1 FROM comicLink WHERE comicID = c.id AND linkedID = \(id)) AS isIncoming
+                        FROM comic c
+                        WHERE c.id IN (SELECT linkedID FROM comicLink WHERE comicID = \(id)
+                                       UNION SELECT comicID FROM comicLink WHERE linkedID = \(id))
+                          AND c.id <> \(id)
+                        ORDER BY c.id
+                        """)
+            ).map { row in
                 LinkedComic(
                     id: row["id"], title: row["title"], date: ComicRecord.date(from: row["date"]),
                     isOutgoing: row["isOutgoing"], isIncoming: row["isIncoming"])

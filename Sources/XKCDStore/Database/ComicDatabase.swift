@@ -89,7 +89,8 @@ public struct ComicDatabase: Sendable {
             // and through SQLite, which sizes a reader's mapping again when the file changed.
             try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
-        configuration.busyMode = .callback(BusyWait(path: path, timeout: .seconds(Self.busyTimeout), waiting: waiting).retry)
+        configuration.busyMode = .callback(
+            BusyWait(path: path, timeout: .seconds(Self.busyTimeout), waiting: waiting).retry)
         if connections == .readOnly {
             configuration.readonly = true
             // Nothing is written, and GRDB would otherwise run `PRAGMA foreign_keys = ON`
@@ -109,7 +110,8 @@ public struct ComicDatabase: Sendable {
             // new pages then go from the write-ahead log into the file: the read-only searches
             // after it cannot move them, and would read them through the log until the next
             // index run (a search process exits without closing its connection).
-            let upgraded = try open(at: path, connections: .single, creating: false, upgrading: upgrading, waiting: waiting)
+            let upgraded = try open(
+                at: path, connections: .single, creating: false, upgrading: upgrading, waiting: waiting)
             // Only if no other process is reading the index: the update is saved either way,
             // and a reader's log is no reason to wait out the busy timeout or fail the search.
             try? upgraded.writer.writeWithoutTransaction { db in
@@ -157,7 +159,10 @@ public struct ComicDatabase: Sendable {
         if kind != .index, !creating, isBeingIndexed(path) { throw .beingBuilt(path: path) }
         switch kind {
         case .index: break
-        case .missing, .empty: if !creating { throw kind == .missing ? .cannotOpen(path: path, reason: "there is no file") : .emptyFile(path: path) }
+        case .missing, .empty:
+            if !creating {
+                throw kind == .missing ? .cannotOpen(path: path, reason: "there is no file") : .emptyFile(path: path)
+            }
         case .foreignDatabase: throw .foreignDatabase(path: path)
         case .notADatabase: throw .notADatabase(path: path)
         case .damaged: throw .damaged(path: path)

@@ -28,7 +28,8 @@ enum Schema {
     /// alone says nothing, another program using GRDB has one too.
     static func isIndex(_ db: Database) throws -> Bool {
         guard try db.tableExists("grdb_migrations") else { return false }
-        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'v1')") ?? false
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = 'v1')")
+            ?? false
     }
 
     static var migrator: DatabaseMigrator {
@@ -139,9 +140,10 @@ enum Schema {
         // them of the wrong length), each read from the table for its count: most of a typo
         // query. This index holds exactly those columns, in that order.
         migrator.registerMigration("v4-spelling-shape") { db in
-            try db.execute(sql: """
-                CREATE INDEX spellingTermShape ON spellingTerm(substr(term, 1, 2), length(term), documentCount)
-                """)
+            try db.execute(
+                sql: """
+                    CREATE INDEX spellingTermShape ON spellingTerm(substr(term, 1, 2), length(term), documentCount)
+                    """)
         }
         // Field lengths stored as fixed-width integers rather than varints
         // (``DocumentLengths/blob(lengths:documentCount:)``): rebuilt from the documents, the
@@ -181,10 +183,11 @@ enum Schema {
                 t.primaryKey(["comicID", "linkedID"])
             }
             try db.create(index: "comicLinkByLinked", on: "comicLink", columns: ["linkedID", "comicID"])
-            try db.execute(sql: """
-                INSERT INTO setting(key, value) SELECT '\(Setting.explanationsNeedParsing.rawValue)', 'comic links'
-                WHERE EXISTS (SELECT 1 FROM explanation)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO setting(key, value) SELECT '\(Setting.explanationsNeedParsing.rawValue)', 'comic links'
+                    WHERE EXISTS (SELECT 1 FROM explanation)
+                    """)
         }
         // Sentence vectors of each comic's text, for finding comics described in other words
         // than their own. Each row says which model made it and from which text, so that the

@@ -21,7 +21,6 @@ extension ComicDatabase {
         let rankingCache: RankingCache
     }
 
-
     /// Runs `body` with a view of the index, in one read transaction.
     ///
     /// - Throws: `StoreError` when the index can't be read, and whatever `body` throws.

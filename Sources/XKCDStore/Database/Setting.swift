@@ -17,7 +17,9 @@ enum Setting: String, Sendable {
 
 extension ComicDatabase {
     func setting(_ key: Setting) throws(StoreError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue]) }
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key.rawValue])
+        }
     }
 
     func setSetting(_ key: Setting, to value: String) throws(StoreError) {

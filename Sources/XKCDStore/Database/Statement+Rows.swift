@@ -27,7 +27,8 @@ extension Statement {
         defer { sqlite3_reset(statement) }
         guard sqlite3_bind_parameter_count(statement) == CInt(values.count) else {
             throw DatabaseError(
-                resultCode: .SQLITE_RANGE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement)) parameters",
+                resultCode: .SQLITE_RANGE,
+                message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement)) parameters",
                 sql: sql)
         }
         for (index, value) in zip(CInt(1)..., values) {
@@ -50,7 +51,8 @@ extension Statement {
 
     private func error(_ code: CInt) -> DatabaseError {
         DatabaseError(
-            resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))),
+            resultCode: ResultCode(rawValue: code),
+            message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))),
             sql: sql)
     }
 }
@@ -75,7 +77,9 @@ struct RawRow {
     /// The column's bytes (UTF-8 for text), valid until the statement steps again.
     func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
         // Blob before bytes, as SQLite asks: the length is of the value as last converted.
-        guard let base = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        guard let base = sqlite3_column_blob(statement, column) else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
         return UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(statement, column)))
     }
 

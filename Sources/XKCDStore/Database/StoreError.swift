@@ -54,7 +54,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "another 'xkcd-search index' is updating the index at \(escaped(path)); this one stopped without changing anything"
         case .beingBuilt(let path):
             "the index at \(escaped(path)) is being built by 'xkcd-search index'; try again when that has finished"
-        case .readOnly: "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
+        case .readOnly:
+            "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
         case .failed(let reason): "index error: \(reason)"

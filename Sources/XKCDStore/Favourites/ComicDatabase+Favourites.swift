@@ -25,10 +25,11 @@ extension ComicDatabase {
         try write { db in
             var merge = FavouriteMerge()
             for favourite in favourites {
-                try db.execute(literal: """
-                    INSERT INTO favourite(comicID, addedAt) VALUES (\(favourite.id), \(favourite.addedAt))
-                    ON CONFLICT(comicID) DO NOTHING
-                    """)
+                try db.execute(
+                    literal: """
+                        INSERT INTO favourite(comicID, addedAt) VALUES (\(favourite.id), \(favourite.addedAt))
+                        ON CONFLICT(comicID) DO NOTHING
+                        """)
                 if db.changesCount > 0, !merge.addedFavourites.contains(favourite.id) {
                     merge.addedFavourites.append(favourite.id)
                 }
@@ -82,7 +83,8 @@ extension ComicDatabase {
     public func favourite(_ id: Comic.ID) throws(StoreError) -> Favourite? {
         try read { db in
             guard let record = try FavouriteRecord.fetchOne(db, key: id) else { return nil }
-            let tags = try String.fetchAll(db, SQLRequest<String>(literal: "SELECT tag FROM favouriteTag WHERE comicID = \(id) ORDER BY tag"))
+            let tags = try String.fetchAll(
+                db, SQLRequest<String>(literal: "SELECT tag FROM favouriteTag WHERE comicID = \(id) ORDER BY tag"))
             return Favourite(id: id, addedAt: record.addedAt, tags: tags)
         }
     }
@@ -97,11 +99,14 @@ extension ComicDatabase {
         try read { db in
             let records: [FavouriteRecord]
             if let tag {
-                records = try FavouriteRecord.fetchAll(db, SQLRequest<FavouriteRecord>(literal: """
-                    SELECT * FROM favourite
-                    WHERE comicID IN (SELECT comicID FROM favouriteTag WHERE tag = \(tag))
-                    ORDER BY comicID
-                    """))
+                records = try FavouriteRecord.fetchAll(
+                    db,
+                    SQLRequest<FavouriteRecord>(
+                        literal: """
+                            SELECT * FROM favourite
+                            WHERE comicID IN (SELECT comicID FROM favouriteTag WHERE tag = \(tag))
+                            ORDER BY comicID
+                            """))
             } else {
                 records = try FavouriteRecord.fetchAll(db, sql: "SELECT * FROM favourite ORDER BY comicID")
             }
@@ -136,9 +141,10 @@ extension ComicDatabase {
     private func insertTags(_ tags: [String], for id: Comic.ID, in db: Database) throws -> Int {
         var added = 0
         for tag in tags {
-            try db.execute(literal: """
-                INSERT INTO favouriteTag(comicID, tag) VALUES (\(id), \(tag)) ON CONFLICT DO NOTHING
-                """)
+            try db.execute(
+                literal: """
+                    INSERT INTO favouriteTag(comicID, tag) VALUES (\(id), \(tag)) ON CONFLICT DO NOTHING
+                    """)
             added += db.changesCount
         }
         return added

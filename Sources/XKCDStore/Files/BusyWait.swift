@@ -2,7 +2,7 @@ import GRDB
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a connection does while another process holds the lock it needs (SQLite's busy

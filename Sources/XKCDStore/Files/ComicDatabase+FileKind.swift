@@ -3,7 +3,7 @@ import GRDB
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ComicDatabase {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Held while `xkcd-search index` runs on an index, released when it goes away: an advisory
@@ -28,7 +28,9 @@ extension ComicDatabase {
     /// - Throws: ``StoreError/indexRunInProgress(path:)`` when another process holds it.
     package static func lockForIndexing(at path: String) throws(StoreError) -> IndexRunLock? {
         let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         let descriptor = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

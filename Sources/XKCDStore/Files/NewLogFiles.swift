@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The write-ahead log and shared-memory files of a database that were not there when this was

@@ -19,17 +19,24 @@ extension ComicDatabase {
     public func plan(upTo latest: Comic.ID, now: Date = Date()) throws(StoreError) -> IndexPlan {
         try read { db in
             let storedComics = try Set(Int.fetchAll(db, sql: "SELECT id FROM comic"))
-            let absentComics = try Set(Int.fetchAll(db, sql: """
-                SELECT comicID FROM fetchState WHERE resource = 'comic' AND status = 'absent'
-                """))
-            let settledExplanations = try Set(Int.fetchAll(db, sql: """
-                SELECT e.comicID FROM explanation e JOIN comic c ON c.id = e.comicID
-                WHERE (NOT e.isIncomplete AND julianday(e.fetchedAt) - julianday(c.date) > ?)
-                   OR julianday(?) - julianday(e.fetchedAt) < ?
-                """, arguments: [
-                    ComicDatabase.freshExplanationWindow / 86400, now,
-                    ComicDatabase.explanationRecheckInterval / 86400,
-                ]))
+            let absentComics = try Set(
+                Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT comicID FROM fetchState WHERE resource = 'comic' AND status = 'absent'
+                        """))
+            let settledExplanations = try Set(
+                Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT e.comicID FROM explanation e JOIN comic c ON c.id = e.comicID
+                        WHERE (NOT e.isIncomplete AND julianday(e.fetchedAt) - julianday(c.date) > ?)
+                           OR julianday(?) - julianday(e.fetchedAt) < ?
+                        """,
+                    arguments: [
+                        ComicDatabase.freshExplanationWindow / 86400, now,
+                        ComicDatabase.explanationRecheckInterval / 86400,
+                    ]))
             guard latest >= 1 else { return IndexPlan(comics: [], explanations: []) }
             let all = 1...latest
             let comics = all.filter { !storedComics.contains($0) && !absentComics.contains($0) }
@@ -110,9 +117,10 @@ extension ComicDatabase {
         // This is where the store writes documents, so no write of its own misses the mark. A
         // new value each time: the ranking cache is keyed by it, and two stale spells must
         // not share cached lengths.
-        try db.execute(sql: """
-            UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = '\(Setting.rankingGeneration.rawValue)'
-            """)
+        try db.execute(
+            sql: """
+                UPDATE setting SET value = '\(DocumentLengths.stalePrefix)' || hex(randomblob(16)) WHERE key = '\(Setting.rankingGeneration.rawValue)'
+                """)
     }
 
     /// Re-creates the full-text index from the stored documents.
@@ -155,9 +163,12 @@ extension ComicDatabase {
     /// The comics whose last attempt failed, with the reason.
     public func failures() throws(StoreError) -> [IndexFailure] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT comicID, resource, message FROM fetchState WHERE status = 'failed' ORDER BY comicID
-                """).map { IndexFailure(id: $0["comicID"], resource: $0["resource"], message: $0["message"] ?? "") }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT comicID, resource, message FROM fetchState WHERE status = 'failed' ORDER BY comicID
+                    """
+            ).map { IndexFailure(id: $0["comicID"], resource: $0["resource"], message: $0["message"] ?? "") }
         }
     }
 

@@ -18,7 +18,9 @@ struct QueryTerms {
 extension QueryTerms {
     /// Scores every comic holding one of the stems: BM25F over the fields, plus the coverage,
     /// title and exact-form bonuses of `weights`.
-    func score(lengths: DocumentLengths, occurrenceWeights cachedWeights: [Double]?, weights: RankingWeights) -> TermScores {
+    func score(lengths: DocumentLengths, occurrenceWeights cachedWeights: [Double]?, weights: RankingWeights)
+        -> TermScores
+    {
         // A query of words no comic holds (a misspelling, before its correction is searched)
         // has nothing to add up, and the totals below are a hundred kilobytes to clear.
         let size = blobs.isEmpty ? 0 : lengths.maxID + 1
@@ -35,38 +37,43 @@ extension QueryTerms {
         // Raw buffers: this loop runs once per posting, thousands of times for a common word,
         // and array accesses would check bounds and uniqueness each time.
         scores.withUnsafeMutableBufferPointer { scores in
-        matched.withUnsafeMutableBufferPointer { matched in
-        titleMatched.withUnsafeMutableBufferPointer { titleMatched in
-        fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
-        titleShare.withUnsafeMutableBufferPointer { titleShare in
-        coverageShare.withUnsafeMutableBufferPointer { coverageShare in
-        let totals = PostingTotals(
-            scores: scores, matched: matched, titleMatched: titleMatched, fieldMatches: fieldMatches,
-            titleShare: titleShare, coverageShare: coverageShare)
-        lengths.lengths.withUnsafeBufferPointer { documentLengths in
-            let computed = ComputedOccurrenceWeights(
-                fieldWeights: weights.fields, b: weights.lengthNormalization, averages: lengths.averages,
-                lengths: documentLengths)
-            for (index, blob) in blobs.enumerated() {
-                let idf = idfs[index]
-                let share = idf / idfTotal
-                blob.postings.withUnsafeBytes { bytes in
-                    // One loop per source of weights, so that the choice is not made per field.
-                    if let cachedWeights {
-                        cachedWeights.withUnsafeBufferPointer { values in
-                            totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: CachedOccurrenceWeights(values: values))
+            matched.withUnsafeMutableBufferPointer { matched in
+                titleMatched.withUnsafeMutableBufferPointer { titleMatched in
+                    fieldMatches.withUnsafeMutableBufferPointer { fieldMatches in
+                        titleShare.withUnsafeMutableBufferPointer { titleShare in
+                            coverageShare.withUnsafeMutableBufferPointer { coverageShare in
+                                let totals = PostingTotals(
+                                    scores: scores, matched: matched, titleMatched: titleMatched,
+                                    fieldMatches: fieldMatches,
+                                    titleShare: titleShare, coverageShare: coverageShare)
+                                lengths.lengths.withUnsafeBufferPointer { documentLengths in
+                                    let computed = ComputedOccurrenceWeights(
+                                        fieldWeights: weights.fields, b: weights.lengthNormalization,
+                                        averages: lengths.averages,
+                                        lengths: documentLengths)
+                                    for (index, blob) in blobs.enumerated() {
+                                        let idf = idfs[index]
+                                        let share = idf / idfTotal
+                                        blob.postings.withUnsafeBytes { bytes in
+                                            // One loop per source of weights, so that the choice is not made per field.
+                                            if let cachedWeights {
+                                                cachedWeights.withUnsafeBufferPointer { values in
+                                                    totals.add(
+                                                        bytes, idf: idf, share: share, k1: weights.k1,
+                                                        weights: CachedOccurrenceWeights(values: values))
+                                                }
+                                            } else {
+                                                totals.add(
+                                                    bytes, idf: idf, share: share, k1: weights.k1, weights: computed)
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
-                    } else {
-                        totals.add(bytes, idf: idf, share: share, k1: weights.k1, weights: computed)
                     }
                 }
             }
-        }
-        }
-        }
-        }
-        }
-        }
         }
         let stemmedForms = exactForms.filter { $0.isStemmed }.count
         let exactShare = stemmedForms == 0 ? 0 : weights.exactForm / Double(stemmedForms)
@@ -75,54 +82,59 @@ extension QueryTerms {
         // Through buffers, as above: a write to an array in a loop checks its uniqueness each
         // time, and a common word's candidates are thousands.
         scores.withUnsafeMutableBufferPointer { scores in
-        titleForms.withUnsafeMutableBufferPointer { titleForms in
-        matched.withUnsafeBufferPointer { matched in
-            for form in exactForms {
-                form.postings.withUnsafeBytes { bytes in
-                    var offset = 0
-                    var id = 0
-                    while let entry = Varint.read(bytes, at: &offset) {
-                        id &+= entry >> 1  // wrapping: a damaged blob must not trap
-                        guard id >= 0, id < size, matched[id] > 0 else { continue }
-                        if form.isStemmed { scores[id] += exactShare }
-                        if entry & 1 != 0 { titleForms[id] &+= 1 }
+            titleForms.withUnsafeMutableBufferPointer { titleForms in
+                matched.withUnsafeBufferPointer { matched in
+                    for form in exactForms {
+                        form.postings.withUnsafeBytes { bytes in
+                            var offset = 0
+                            var id = 0
+                            while let entry = Varint.read(bytes, at: &offset) {
+                                id &+= entry >> 1  // wrapping: a damaged blob must not trap
+                                guard id >= 0, id < size, matched[id] > 0 else { continue }
+                                if form.isStemmed { scores[id] += exactShare }
+                                if entry & 1 != 0 { titleForms[id] &+= 1 }
+                            }
+                        }
+                    }
+                    // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in
+                    // XKCDKit for what the standard library's sort costs a one-search process. Without a
+                    // branch per comic (whether one is a candidate is as good as random, and mispredicting
+                    // it cost more than the rest of the pass), so with room for every comic: a slot past
+                    // `count` is written and left, which an `Int` allows.
+                    candidates = [Comic.ID](unsafeUninitializedCapacity: size) { buffer, count in
+                        for id in 0..<size {
+                            buffer[count] = id
+                            count &+= matched[id] > 0 ? 1 : 0
+                        }
+                    }
+                    titleMatched.withUnsafeBufferPointer { titleMatched in
+                        titleShare.withUnsafeBufferPointer { titleShare in
+                            coverageShare.withUnsafeBufferPointer { coverageShare in
+                                lengths.lengths.withUnsafeBufferPointer { documentLengths in
+                                    for id in candidates {
+                                        scores[id] +=
+                                            weights.coverage * coverageShare[id] + weights.titleCoverage
+                                            * titleShare[id]
+                                        // The title is the query, word for word ("is it worth the time"); in the very
+                                        // forms typed it beats a title that only stems alike ("Dependencies").
+                                        if Int(titleMatched[id]) == stems.count,
+                                            Int(documentLengths[id * fieldCount]) == tokenCount
+                                        {
+                                            let isExactForm = Int(titleForms[id]) == exactForms.count
+                                            scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
+                                        }
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }
-            // In number order by a pass over the counts, not a sort: see `Array.sortPrefix` in
-            // XKCDKit for what the standard library's sort costs a one-search process. Without a
-            // branch per comic (whether one is a candidate is as good as random, and mispredicting
-            // it cost more than the rest of the pass), so with room for every comic: a slot past
-            // `count` is written and left, which an `Int` allows.
-            candidates = [Comic.ID](unsafeUninitializedCapacity: size) { buffer, count in
-                for id in 0..<size {
-                    buffer[count] = id
-                    count &+= matched[id] > 0 ? 1 : 0
-                }
-            }
-            titleMatched.withUnsafeBufferPointer { titleMatched in
-            titleShare.withUnsafeBufferPointer { titleShare in
-            coverageShare.withUnsafeBufferPointer { coverageShare in
-            lengths.lengths.withUnsafeBufferPointer { documentLengths in
-                for id in candidates {
-                    scores[id] += weights.coverage * coverageShare[id] + weights.titleCoverage * titleShare[id]
-                    // The title is the query, word for word ("is it worth the time"); in the very
-                    // forms typed it beats a title that only stems alike ("Dependencies").
-                    if Int(titleMatched[id]) == stems.count, Int(documentLengths[id * fieldCount]) == tokenCount {
-                        let isExactForm = Int(titleForms[id]) == exactForms.count
-                        scores[id] += isExactForm ? weights.exactTitle : weights.exactTitle / 2
-                    }
-                }
-            }
-            }
-            }
-            }
-        }
-        }
         }
         return TermScores(
             stems: stems, unknownWords: unknownWords, unseenWords: unseenWords,
-            documentCounts: documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches, candidates: candidates,
+            documentCounts: documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches,
+            candidates: candidates,
             documentCount: lengths.documentCount, isFromCurrentIndex: lengths.isCurrent)
     }
 }
@@ -166,7 +178,9 @@ private struct PostingTotals {
     /// Adds one stem's postings: its BM25F term score, its share of the query's idf, and the
     /// fields holding it. Comics past the totals' end are read past and left out.
     @inline(__always)
-    func add(_ postings: UnsafeRawBufferPointer, idf: Double, share: Double, k1: Double, weights: some OccurrenceWeightSource) {
+    func add(
+        _ postings: UnsafeRawBufferPointer, idf: Double, share: Double, k1: Double, weights: some OccurrenceWeightSource
+    ) {
         let size = scores.count
         var reader = PostingsReader(postings)
         while let (id, mask) = reader.next() {

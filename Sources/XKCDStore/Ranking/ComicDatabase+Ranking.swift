@@ -3,7 +3,9 @@ import GRDB
 extension ComicDatabase {
     /// BM25F scores of `words` in a read of their own (``SearchView/termScores(for:weights:)``
     /// within a search's view).
-    public func readTermScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+    public func readTermScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError)
+        -> TermScores
+    {
         try searchView { view throws(StoreError) in try view.termScores(for: words, weights: weights) }
     }
 

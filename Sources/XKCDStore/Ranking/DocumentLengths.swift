@@ -29,7 +29,9 @@ struct DocumentLengths: Sendable {
     /// decoding a varint per length was a tenth of one; this is read in one pass.
     static func blob(lengths: [UInt32], documentCount: UInt32) -> Data {
         var data = Data(capacity: 4 * (lengths.count + 2))
-        for value in [format, documentCount] + lengths { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        for value in [format, documentCount] + lengths {
+            withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+        }
         return data
     }
 
@@ -38,7 +40,9 @@ struct DocumentLengths: Sendable {
     static let format: UInt32 = 0x314C_4B58
 
     static let damaged = StoreError.failed(
-        reason: "its ranking data is damaged or was written by another version; run 'xkcd-search index --rebuild', or delete the index and run 'xkcd-search index'")
+        reason:
+            "its ranking data is damaged or was written by another version; run 'xkcd-search index --rebuild', or delete the index and run 'xkcd-search index'"
+    )
 
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
         var loaded: DocumentLengths?
@@ -71,14 +75,16 @@ struct DocumentLengths: Sendable {
             for base in stride(from: 0, to: valueCount, by: 4) {
                 let stored = blob.loadUnaligned(fromByteOffset: 4 * (base + 2), as: SIMD4<UInt32>.self)
                 #if _endian(big)
-                let counts = SIMD4(stored[0].byteSwapped, stored[1].byteSwapped, stored[2].byteSwapped, stored[3].byteSwapped)
+                    let counts = SIMD4(
+                        stored[0].byteSwapped, stored[1].byteSwapped, stored[2].byteSwapped, stored[3].byteSwapped)
                 #else
-                let counts = stored
+                    let counts = stored
                 #endif
                 // As signed: a field is never 2^31 tokens long, and signed integers convert to
                 // floating point in one instruction.
                 let comic = SIMD4<Int32>(truncatingIfNeeded: counts)
-                UnsafeMutableRawPointer(lengths.baseAddress! + base).storeBytes(of: SIMD4<Float>(comic), as: SIMD4<Float>.self)
+                UnsafeMutableRawPointer(lengths.baseAddress! + base).storeBytes(
+                    of: SIMD4<Float>(comic), as: SIMD4<Float>.self)
                 fieldTotals += SIMD4<Double>(comic)
             }
             totals = [fieldTotals[0], fieldTotals[1], fieldTotals[2], fieldTotals[3]]

@@ -25,7 +25,9 @@ final class QueryTokenizers: @unchecked Sendable {
 /// Keeps the last loaded ``DocumentLengths`` so a session (the REPL, a benchmark) loads them once.
 final class RankingCache: Sendable {
     private let lengths = Mutex<DocumentLengths?>(nil)
-    private let occurrenceWeights = Mutex<(generation: String, weights: RankingWeights, lookups: Int, values: [Double]?)?>(nil)
+    private let occurrenceWeights = Mutex<
+        (generation: String, weights: RankingWeights, lookups: Int, values: [Double]?)?
+    >(nil)
 
     /// ``DocumentLengths/occurrenceWeights(_:)``, computed once per generation and weights, from
     /// the third lookup on: a process that searches once (the CLI; a corrected typo looks up

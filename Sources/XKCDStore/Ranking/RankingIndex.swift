@@ -58,7 +58,8 @@ struct RankingIndex {
         var lengths: [UInt32] = []
         var documentCount: UInt32 = 0
         var utf8: [UInt8] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, title, alt, transcript, explanation FROM searchDocument ORDER BY id")
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT id, title, alt, transcript, explanation FROM searchDocument ORDER BY id")
         while let row = try rows.next() {
             let id: Int = row[0]
             var fieldLengths = [Int](repeating: 0, count: fieldCount)
@@ -74,7 +75,9 @@ struct RankingIndex {
                         frequencies.append(contentsOf: repeatElement(0, count: fieldCount))
                     }
                     let base = term * fieldCount
-                    if frequencies[base] == 0, frequencies[base + 1] == 0, frequencies[base + 2] == 0, frequencies[base + 3] == 0 {
+                    if frequencies[base] == 0, frequencies[base + 1] == 0, frequencies[base + 2] == 0,
+                        frequencies[base + 3] == 0
+                    {
                         touchedStems.append(term)
                     }
                     frequencies[base + field] += 1
@@ -135,22 +138,27 @@ extension RankingIndex.Built {
         let prefix = Array(RankingIndex.exactPrefix.utf8)
         for form in 0..<exact.count { rankingRows.append((prefix + exact.term(form), 1, form)) }
         rankingRows.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        let insert = try db.makeStatement(sql: "INSERT INTO rankingTerm(term, documentCount, postings) VALUES (?, ?, ?)")
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO rankingTerm(term, documentCount, postings) VALUES (?, ?, ?)")
         for entry in rankingRows {
             let table = entry.table == 0 ? stems : exact
             try insert.execute(arguments: [
-                String(decoding: entry.key, as: UTF8.self), table.documentCounts[entry.id], Data(table.postings[entry.id]),
+                String(decoding: entry.key, as: UTF8.self), table.documentCounts[entry.id],
+                Data(table.postings[entry.id]),
             ])
         }
         try db.execute(
-            sql: "INSERT INTO rankingData(name, value) VALUES ('lengths', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+            sql:
+                "INSERT INTO rankingData(name, value) VALUES ('lengths', ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
             arguments: [DocumentLengths.blob(lengths: lengths, documentCount: documentCount)])
         try db.execute(sql: "DELETE FROM spellingTerm")
         let spelling = try db.makeStatement(sql: "INSERT INTO spellingTerm(term, documentCount) VALUES (?, ?)")
         var spellingWords: [(word: ArraySlice<UInt8>, documentCount: Int)] = []
         for entry in rankingRows where entry.table == 1 {
             let word = entry.key.dropFirst(prefix.count)
-            guard word.count >= 3, word.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { continue }
+            guard word.count >= 3, word.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else {
+                continue
+            }
             try spelling.execute(arguments: [String(decoding: word, as: UTF8.self), exact.documentCounts[entry.id]])
             spellingWords.append((word, exact.documentCounts[entry.id]))
         }

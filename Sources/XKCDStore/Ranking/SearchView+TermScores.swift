@@ -10,7 +10,9 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT documentCount, postings FROM rankingTerm WHERE term = ?
     /// ```
-    package func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError) -> TermScores {
+    package func termScores(for words: [String], weights: RankingWeights = RankingWeights()) throws(StoreError)
+        -> TermScores
+    {
         try wrapped {
             let lengths = try rankingCache.documentLengths(db)
             let tokenizers = try rankingCache.tokenizers(db)
@@ -42,7 +44,8 @@ extension ComicDatabase.SearchView {
                 if rarest == nil { query.unknownWords.append(word) }
                 for form in forms where !query.checkedForms.contains(form) {
                     query.checkedForms.insert(form)
-                    guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + form, lookup: lookup) else {
+                    guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + form, lookup: lookup)
+                    else {
                         if !query.unseenWords.contains(word) { query.unseenWords.append(word) }
                         continue
                     }
@@ -68,7 +71,8 @@ extension ComicDatabase.SearchView {
             for word in words where counts[word] == nil {
                 var rarest: Int?
                 for stem in try rankingStems(of: word) {
-                    try lookup.forEachRow(binding: [.text(stem)]) { row in rarest = min(rarest ?? .max, row.integer(0)) }
+                    try lookup.forEachRow(binding: [.text(stem)]) { row in rarest = min(rarest ?? .max, row.integer(0))
+                    }
                 }
                 counts[word] = rarest ?? 0
             }
@@ -111,7 +115,9 @@ extension ComicDatabase.SearchView {
     /// The terms the ranking index holds `word` under: the word whole when it is a word with
     /// symbols some comic holds (``SymbolWords``), else its stems.
     private func rankingStems(of word: String) throws -> [String] {
-        if let symbolWord = SymbolWords.whole(word), try Self.postings(of: symbolWord, lookup: try postingsLookup()) != nil {
+        if let symbolWord = SymbolWords.whole(word),
+            try Self.postings(of: symbolWord, lookup: try postingsLookup()) != nil
+        {
             return [symbolWord]
         }
         var stems: [String] = []

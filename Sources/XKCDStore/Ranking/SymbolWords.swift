@@ -49,12 +49,16 @@ public enum SymbolWords: Sendable {
             while index < count, isRunByte(bytes[index]) { index += 1 }
             if start > 0, bytes[start - 1] >= 0x80 { continue }
             if index < count, bytes[index] >= 0x80 { continue }
-            var lower = start, upper = index
+            var lower = start
+            var upper = index
             // A sentence's or a path's end, a path's start.
-            while upper > lower, bytes[upper - 1] == UInt8(ascii: ".") || bytes[upper - 1] == UInt8(ascii: "/") { upper -= 1 }
+            while upper > lower, bytes[upper - 1] == UInt8(ascii: ".") || bytes[upper - 1] == UInt8(ascii: "/") {
+                upper -= 1
+            }
             while lower < upper, bytes[lower] == UInt8(ascii: "/") { lower += 1 }
             guard upper - lower >= 2, upper - lower <= maximumLength else { continue }
-            for position in lower..<upper where bytes[position] >= UInt8(ascii: "A") && bytes[position] <= UInt8(ascii: "Z") {
+            for position in lower..<upper
+            where bytes[position] >= UInt8(ascii: "A") && bytes[position] <= UInt8(ascii: "Z") {
                 bytes[position] += 32
             }
             if isSymbolWord(bytes[lower..<upper]) { body(bytes[lower..<upper]) }

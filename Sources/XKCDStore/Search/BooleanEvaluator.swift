@@ -25,7 +25,8 @@ struct BooleanEvaluator {
             let kept = words.filter(FTS5Expression.hasToken)
             guard !kept.isEmpty else { return .dropped }
             // A phrase of one token is that token; longer ones need positions.
-            return try token(of: kept.joined(separator: " ")).map { try comics(holding: $0, in: field) }.map(Operand.matches)
+            return try token(of: kept.joined(separator: " ")).map { try comics(holding: $0, in: field) }.map(
+                Operand.matches)
         case .prefix(let word, let field):
             guard FTS5Expression.hasToken(word) else { return .dropped }
             guard let prefix = try token(of: word) else { return nil }

@@ -14,7 +14,9 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT id FROM comic WHERE date >= ? AND date <= ? ORDER BY date, id
     /// ```
-    public func comicIDs(passingFiltersOf query: SearchQuery, ordered order: SearchSort) throws(StoreError) -> [Comic.ID]? {
+    public func comicIDs(passingFiltersOf query: SearchQuery, ordered order: SearchSort) throws(StoreError) -> [Comic
+        .ID]?
+    {
         var conditions: [String] = []
         var arguments: [BoundValue] = []
         if let lower = query.numberRange?.lower {

@@ -30,10 +30,12 @@ extension ComicDatabase.SearchView {
                 .fetchIntegers(binding: [.text(pattern)])
         }
         guard !rendered.exclusions.isEmpty else { return [] }
-        return try db.cachedStatement(sql: """
-            SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
-            ORDER BY id
-            """).fetchIntegers(binding: [.text(rendered.exclusions.joined(separator: " OR "))])
+        return try db.cachedStatement(
+            sql: """
+                SELECT id FROM comic WHERE id NOT IN (SELECT rowid FROM comicSearch WHERE comicSearch MATCH ?)
+                ORDER BY id
+                """
+        ).fetchIntegers(binding: [.text(rendered.exclusions.joined(separator: " OR "))])
     }
 
     /// FTS5's `bm25()` scores of the comics matching `text`, negated so that higher is better,
@@ -45,10 +47,13 @@ extension ComicDatabase.SearchView {
     /// ```sql
     /// SELECT rowid, -bm25(comicSearch, 6, 3, 1.5, 1) FROM comicSearch WHERE comicSearch MATCH ?
     /// ```
-    package func fullTextScores(matching text: TextQuery, fieldWeights: [Double]) throws(StoreError) -> [Comic.ID: Double] {
+    package func fullTextScores(matching text: TextQuery, fieldWeights: [Double]) throws(StoreError) -> [Comic.ID:
+        Double]
+    {
         guard let pattern = FTS5Expression(text).matchPattern else { return [:] }
         let weights = (0..<RankingIndex.fieldCount).map { "\($0 < fieldWeights.count ? fieldWeights[$0] : 1)" }
-        let sql = "SELECT rowid, -bm25(comicSearch, \(weights.joined(separator: ", "))) FROM comicSearch WHERE comicSearch MATCH ?"
+        let sql =
+            "SELECT rowid, -bm25(comicSearch, \(weights.joined(separator: ", "))) FROM comicSearch WHERE comicSearch MATCH ?"
         return try wrapped {
             var scores: [Comic.ID: Double] = [:]
             try db.cachedStatement(sql: sql).forEachRow(binding: [.text(pattern)]) { row in

@@ -21,7 +21,8 @@ extension ComicDatabase.SearchView {
         let operands: [TextQuery] = if case .and(let list) = text { list } else { [text] }
         guard operands.contains(where: { if case .not = $0 { false } else { true } }) else { return nil }
         let evaluator = BooleanEvaluator(
-            db: db, tokenizer: try rankingCache.tokenizers(db).stems, lookup: try postingsLookup(), maxID: lengths.maxID)
+            db: db, tokenizer: try rankingCache.tokenizers(db).stems, lookup: try postingsLookup(), maxID: lengths.maxID
+        )
         guard case .matches(let matched)? = try evaluator.evaluate(.and(operands)) else { return nil }
         return matched.ids
     }

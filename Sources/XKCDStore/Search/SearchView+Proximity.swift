@@ -17,7 +17,9 @@ extension ComicDatabase.SearchView {
     /// - Parameter words: the query's words in the order typed; each is split into tokens as
     ///   the index splits text (letters and digits), so "don't" is the pair "don" "t".
     /// - Returns: the shares, from 0 to 1, in the order of `ids`.
-    package func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError) -> [Double] {
+    package func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError)
+        -> [Double]
+    {
         let tokens = words.flatMap { word in
             word.lowercased().utf8.split { !SnippetWindow.isWordByte($0) }.map { String(decoding: $0, as: UTF8.self) }
         }
@@ -27,7 +29,8 @@ extension ComicDatabase.SearchView {
         var requests: [Int] = []
         var owners: [Int] = []
         for (index, id) in ids.enumerated() {
-            for field in 0..<3 where id * RankingIndex.fieldCount + field < scores.fieldMatches.count
+            for field in 0..<3
+            where id * RankingIndex.fieldCount + field < scores.fieldMatches.count
                 && scores.fieldMatches[id * RankingIndex.fieldCount + field] >= 2
             {
                 requests.append(id * RankingIndex.fieldCount + field)
@@ -39,14 +42,16 @@ extension ComicDatabase.SearchView {
         return try wrapped {
             var found = [[Bool]](repeating: [], count: ids.count)
             var matches: [SnippetWindow.Match] = []
-            try db.cachedStatement(sql: """
-                SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
-                FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
-                """
+            try db.cachedStatement(
+                sql: """
+                    SELECT r.key, CASE r.value & 3 WHEN 0 THEN d.title WHEN 1 THEN d.alt ELSE d.transcript END
+                    FROM json_each(?) AS r JOIN searchDocument AS d ON d.id = r.value >> 2
+                    """
             ).forEachRow(binding: [.text(jsonArray(requests))]) { row in
                 let index = owners[row.integer(0)]
                 if found[index].isEmpty { found[index] = [Bool](repeating: false, count: tokens.count - 1) }
-                Self.findAdjacentPairs(in: row.bytes(1), matcher: matcher, tokens: tokens, into: &found[index], matches: &matches)
+                Self.findAdjacentPairs(
+                    in: row.bytes(1), matcher: matcher, tokens: tokens, into: &found[index], matches: &matches)
             }
             for index in ids.indices where !found[index].isEmpty {
                 shares[index] = Double(found[index].filter { $0 }.count) / Double(tokens.count - 1)
@@ -63,7 +68,8 @@ extension ComicDatabase.SearchView {
         _ = SnippetWindow.matches(in: text, matcher: matcher, into: &matches)
         // A repeated query token matches as its first place only; the pair is found by its words.
         for (previous, current) in zip(matches, matches.dropFirst()) where current.ordinal == previous.ordinal + 1 {
-            for position in found.indices where !found[position]
+            for position in found.indices
+            where !found[position]
                 && tokens[position] == tokens[previous.pattern] && tokens[position + 1] == tokens[current.pattern]
             {
                 found[position] = true

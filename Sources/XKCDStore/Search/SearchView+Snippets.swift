@@ -41,15 +41,17 @@ extension ComicDatabase.SearchView {
             let marks = SnippetWindow.Marks(marks)
             // The summaries in the same statement: each statement run costs a search about as
             // much as reading ten rows.
-            try db.cachedStatement(sql: """
-                SELECT r.key, c.id, c.title, c.date,
-                    CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
-                FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value >> 2
-                LEFT JOIN searchDocument AS d ON d.id = r.value >> 2
-                """
+            try db.cachedStatement(
+                sql: """
+                    SELECT r.key, c.id, c.title, c.date,
+                        CASE r.value & 3 WHEN 1 THEN d.alt WHEN 2 THEN d.transcript ELSE d.explanation END
+                    FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value >> 2
+                    LEFT JOIN searchDocument AS d ON d.id = r.value >> 2
+                    """
             ).forEachRow(binding: [.text(jsonArray(requests))]) { row in
                 let text = row.textBytes(4)
-                let snippet = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches).render(text, marks: marks)
+                let snippet = SnippetWindow.best(in: text, matcher: matcher, length: length, matches: &matches).render(
+                    text, marks: marks)
                 result[row.integer(0)] = (row.summary(from: 1), snippet)
             }
             return result

@@ -32,12 +32,15 @@ extension ComicDatabase.SearchView {
                 try bucket.forEachRow(binding: [.text(prefix)]) { row in
                     let words = row.bytes(0)
                     var offset = 0
-                    while let wordLength = Varint.read(words, at: &offset), let documentCount = Varint.read(words, at: &offset),
+                    while let wordLength = Varint.read(words, at: &offset),
+                        let documentCount = Varint.read(words, at: &offset),
                         wordLength <= words.count - offset
                     {
                         let word = UnsafeRawBufferPointer(rebasing: words[offset..<offset + wordLength])
                         offset += wordLength
-                        guard abs(wordLength - length) <= slack, documentCount >= minimumCount, isNear(word) else { continue }
+                        guard abs(wordLength - length) <= slack, documentCount >= minimumCount, isNear(word) else {
+                            continue
+                        }
                         candidates.append((String(decoding: word, as: UTF8.self), documentCount))
                     }
                 }
@@ -53,9 +56,10 @@ extension ComicDatabase.SearchView {
         let end = String(start.dropLast()) + String(next)
         return try wrapped {
             var words: [String] = []
-            try db.cachedStatement(sql: """
-                SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
-                """
+            try db.cachedStatement(
+                sql: """
+                    SELECT term FROM spellingTerm WHERE term >= ? AND term < ? ORDER BY documentCount DESC LIMIT ?
+                    """
             ).forEachRow(binding: [.text(start), .text(end), .integer(limit)]) { row in words.append(row.text(0)) }
             return words
         }
@@ -64,7 +68,9 @@ extension ComicDatabase.SearchView {
 
 extension Character {
     fileprivate static func successor(of character: Character) -> Character? {
-        guard let scalar = character.unicodeScalars.first, let next = Unicode.Scalar(scalar.value + 1) else { return nil }
+        guard let scalar = character.unicodeScalars.first, let next = Unicode.Scalar(scalar.value + 1) else {
+            return nil
+        }
         return Character(next)
     }
 }

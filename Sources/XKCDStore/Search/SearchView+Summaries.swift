@@ -8,10 +8,12 @@ extension ComicDatabase.SearchView {
         guard !ids.isEmpty else { return [] }
         return try wrapped {
             var result = [ComicSummary?](repeating: nil, count: ids.count)
-            try db.cachedStatement(sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value")
-                .forEachRow(binding: [.text(jsonArray(ids))]) { row in
-                    result[row.integer(0)] = row.summary(from: 1)
-                }
+            try db.cachedStatement(
+                sql: "SELECT r.key, c.id, c.title, c.date FROM json_each(?) AS r JOIN comic AS c ON c.id = r.value"
+            )
+            .forEachRow(binding: [.text(jsonArray(ids))]) { row in
+                result[row.integer(0)] = row.summary(from: 1)
+            }
             return result
         }
     }

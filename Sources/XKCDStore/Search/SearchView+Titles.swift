@@ -13,7 +13,9 @@ extension ComicDatabase.SearchView {
             let lookup = try postingsLookup()
             var found: Set<String> = []
             for word in words {
-                guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + word, lookup: lookup) else { continue }
+                guard let (_, postings) = try Self.postings(of: RankingIndex.exactPrefix + word, lookup: lookup) else {
+                    continue
+                }
                 let inTitle = postings.withUnsafeBytes { bytes in
                     var offset = 0
                     while let entry = Varint.read(bytes, at: &offset) {

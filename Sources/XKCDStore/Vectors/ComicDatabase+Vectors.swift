@@ -93,7 +93,8 @@ extension ComicDatabase {
         try write { db in
             let ids = Array(Set(vectors.map(\.id)))
             try db.execute(
-                sql: "DELETE FROM comicVector WHERE comicID IN (SELECT value FROM json_each(?))", arguments: [jsonArray(ids)])
+                sql: "DELETE FROM comicVector WHERE comicID IN (SELECT value FROM json_each(?))",
+                arguments: [jsonArray(ids)])
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO comicVector(comicID, passage, model, textDigest, vector) VALUES (?, ?, ?, ?, ?)")
             for vector in vectors {
@@ -106,7 +107,8 @@ extension ComicDatabase {
     /// How many comics have vectors made by `model`.
     package func embeddedComicCount(model: String) throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(DISTINCT comicID) FROM comicVector WHERE model = ?", arguments: [model])
+            try Int.fetchOne(
+                db, sql: "SELECT count(DISTINCT comicID) FROM comicVector WHERE model = ?", arguments: [model])
                 ?? 0
         }
     }
@@ -132,7 +134,9 @@ extension ComicDatabase.SearchView {
                 let bytes = row.bytes(1)
                 // A vector of another length belongs to no model this query was made by.
                 guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
-                if id >= similarities.count { similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count)) }
+                if id >= similarities.count {
+                    similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count))
+                }
                 let similarity = Self.dot(query, bytes)
                 // Two unit vectors' dot product is at most 1: a stored vector far from unit length
                 // (taken from a file before vectors were checked) or with NaN in it counts as
@@ -203,7 +207,9 @@ extension ComicDatabase {
         guard stat(path, &status) == 0 else {
             throw .notAVectorFile(path: path, reason: String(cString: strerror(errno)))
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw .notAVectorFile(path: path, reason: "not a regular file") }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw .notAVectorFile(path: path, reason: "not a regular file")
+        }
         guard status.st_size <= vectorFileSizeLimit else {
             throw .notAVectorFile(path: path, reason: "larger than \(vectorFileSizeLimit >> 20) MB")
         }
@@ -217,7 +223,8 @@ extension ComicDatabase {
                 try checkVectorTable(db, path: path)
                 var refused = 0
                 let cursor = try Row.fetchCursor(
-                    db, sql: """
+                    db,
+                    sql: """
                         SELECT comicID, passage, model, textDigest,
                                CASE WHEN typeof(vector) = 'blob' AND length(vector) = ? THEN vector END
                         FROM comicVector
@@ -238,7 +245,8 @@ extension ComicDatabase {
                         refused += 1
                         continue
                     }
-                    guard body(ComicVector(id: id, passage: passage, model: model, textDigest: digest, vector: vector)) else {
+                    guard body(ComicVector(id: id, passage: passage, model: model, textDigest: digest, vector: vector))
+                    else {
                         break
                     }
                 }
@@ -257,15 +265,22 @@ extension ComicDatabase {
         func refuse(_ reason: String) -> StoreError { .notAVectorFile(path: path, reason: reason) }
         let found = try wrapped {
             try Row.fetchOne(
-                db, sql: "SELECT type, sql LIKE 'CREATE VIRTUAL%' AS isVirtual FROM sqlite_schema WHERE name = 'comicVector' COLLATE NOCASE")
+                db,
+                sql:
+                    "SELECT type, sql LIKE 'CREATE VIRTUAL%' AS isVirtual FROM sqlite_schema WHERE name = 'comicVector' COLLATE NOCASE"
+            )
         }
         guard let found else { throw refuse("it has no comicVector table") }
-        guard case .string("table") = (found["type"] as DatabaseValue).storage, case .int64(0) = (found["isVirtual"] as DatabaseValue).storage
+        guard case .string("table") = (found["type"] as DatabaseValue).storage,
+            case .int64(0) = (found["isVirtual"] as DatabaseValue).storage
         else { throw refuse("its comicVector is a view or a virtual table, not a plain table") }
         var names: Set<String> = []
         // hidden: 0 for a stored column, 2 and 3 for generated ones.
-        for row in try wrapped({ try Row.fetchAll(db, sql: "SELECT name, hidden FROM pragma_table_xinfo('comicVector')") }) {
-            guard case .int64(0) = (row["hidden"] as DatabaseValue).storage, case .string(let name) = (row["name"] as DatabaseValue).storage
+        for row in try wrapped({
+            try Row.fetchAll(db, sql: "SELECT name, hidden FROM pragma_table_xinfo('comicVector')")
+        }) {
+            guard case .int64(0) = (row["hidden"] as DatabaseValue).storage,
+                case .string(let name) = (row["name"] as DatabaseValue).storage
             else { throw refuse("its comicVector has generated columns") }
             names.insert(name)
         }
@@ -313,10 +328,14 @@ extension ComicDatabase {
                 else { return [] }
                 let similarities = try view.vectorSimilarities(to: vector, model: model)
                 var nearest = similarities.indices.filter { $0 != id && similarities[$0] > 0 }
-                nearest.sort { similarities[$0] > similarities[$1] || (similarities[$0] == similarities[$1] && $0 < $1) }
+                nearest.sort {
+                    similarities[$0] > similarities[$1] || (similarities[$0] == similarities[$1] && $0 < $1)
+                }
                 let ids = Array(nearest.prefix(limit))
                 return zip(ids, try view.summaries(of: ids)).compactMap { nearID, summary in
-                    summary.map { SimilarComic(id: nearID, title: $0.title, date: $0.date, similarity: similarities[nearID]) }
+                    summary.map {
+                        SimilarComic(id: nearID, title: $0.title, date: $0.date, similarity: similarities[nearID])
+                    }
                 }
             }
         }

@@ -18,7 +18,9 @@ extension ComicDatabase.SearchView {
                 let id = row.integer(0)
                 let bytes = row.bytes(1)
                 guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
-                if id >= similarities.count { similarities.append(contentsOf: repeatElement([], count: id + 1 - similarities.count)) }
+                if id >= similarities.count {
+                    similarities.append(contentsOf: repeatElement([], count: id + 1 - similarities.count))
+                }
                 let similarity = Self.dot(query, bytes)
                 // Far from unit length or NaN: no vector of the model's (``vectorSimilarities(to:model:)``).
                 similarities[id].append(similarity <= 1.001 ? similarity : 0)

@@ -9,7 +9,9 @@ extension XKCDSearch {
         static let configuration = CommandConfiguration(
             commandName: "about",
             abstract: "Where the comics and explanations come from, and their licences.",
-            discussion: "Examples:\n  xkcd-search about\n  xkcd-search about -v   # also logs where the files are\n  xkcd-search about --json")
+            discussion:
+                "Examples:\n  xkcd-search about\n  xkcd-search about -v   # also logs where the files are\n  xkcd-search about --json"
+        )
 
         @OptionGroup var global: GlobalOptions
 
@@ -23,7 +25,8 @@ extension XKCDSearch {
             global.log("images and raw responses: \(paths.cacheDirectory.path)")
             global.log("sentence model: \(SentenceModel.located().directory?.path ?? "none found")")
             if json { return try JSONOutput.print(AboutDocument(version: XKCDSearch.configuration.version)) }
-            print("""
+            print(
+                """
                 xkcd-search \(XKCDSearch.configuration.version): full-text search for xkcd comics, offline once indexed.
 
                 Comics (titles, title text, images, transcripts)

@@ -7,15 +7,21 @@ extension XKCDSearch {
     struct Explain: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "explain",
-            abstract: "Show the explain xkcd explanation of a comic, its trivia and the wiki link.", discussion: "Examples:\n  xkcd-search explain 327\n  xkcd-search explain            # the comic shown last\n  xkcd-search explain 1190 --json")
+            abstract: "Show the explain xkcd explanation of a comic, its trivia and the wiki link.",
+            discussion:
+                "Examples:\n  xkcd-search explain 327\n  xkcd-search explain            # the comic shown last\n  xkcd-search explain 1190 --json"
+        )
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
+        @Argument(
+            help: ArgumentHelp(
+                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
+            completion: comicCompletion)
         var comic: String?
 
-        @Flag(help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
+        @Flag(
+            help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
         var json = false
 
         func run() throws {

@@ -26,10 +26,14 @@ extension XKCDSearch {
 
 extension XKCDSearch.Fav {
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a comic to the favourites, with tags.", discussion: "Examples:\n  xkcd-search fav add 327 sql security")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a comic to the favourites, with tags.",
+            discussion: "Examples:\n  xkcd-search fav add 327 sql security")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic"), completion: comicCompletion) var comic: String
-        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String] = []
+        @Argument(help: ArgumentHelp("327, #327, latest or random.", valueName: "comic"), completion: comicCompletion)
+        var comic: String
+        @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags:
+            [String] = []
 
         func run() throws {
             let added = try global.openLibrary(writing: true)
@@ -41,19 +45,24 @@ extension XKCDSearch.Fav {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a comic from the favourites.", discussion: "Examples:\n  xkcd-search fav remove 327", aliases: ["rm"])
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a comic from the favourites.",
+            discussion: "Examples:\n  xkcd-search fav remove 327", aliases: ["rm"])
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
         func run() throws {
             let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
-            let name = ["#\(removed.favourite.id)", removed.comic.map { sanitized($0.title) }].compactMap { $0 }.joined(separator: " ")
+            let name = ["#\(removed.favourite.id)", removed.comic.map { sanitized($0.title) }].compactMap { $0 }.joined(
+                separator: " ")
             print("removed \(name) from the favourites")
         }
     }
 
     struct Tag: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tag", abstract: "Attach tags to a favourite.", discussion: "Examples:\n  xkcd-search fav tag 327 classic")
+        static let configuration = CommandConfiguration(
+            commandName: "tag", abstract: "Attach tags to a favourite.",
+            discussion: "Examples:\n  xkcd-search fav tag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
@@ -61,12 +70,16 @@ extension XKCDSearch.Fav {
         func run() throws {
             let reference = try ComicReference(parsing: comic)
             let added = try global.openLibrary(writing: true).tag(reference, with: tags)
-            print(added.isEmpty ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
+            print(
+                added.isEmpty
+                    ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
         }
     }
 
     struct Untag: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "untag", abstract: "Detach tags from a favourite.", discussion: "Examples:\n  xkcd-search fav untag 327 classic")
+        static let configuration = CommandConfiguration(
+            commandName: "untag", abstract: "Detach tags from a favourite.",
+            discussion: "Examples:\n  xkcd-search fav untag 327 classic")
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
         @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
@@ -74,20 +87,27 @@ extension XKCDSearch.Fav {
         func run() throws {
             let reference = try ComicReference(parsing: comic)
             let removed = try global.openLibrary(writing: true).untag(reference, removing: tags)
-            print(removed.isEmpty ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
+            print(
+                removed.isEmpty
+                    ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the favourites, by number.", discussion: "Examples:\n  xkcd-search fav list\n  xkcd-search fav list --tag physics --json")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the favourites, by number.",
+            discussion: "Examples:\n  xkcd-search fav list\n  xkcd-search fav list --tag physics --json")
         @OptionGroup var global: GlobalOptions
-        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name"), completion: tagCompletion) var tag: String?
+        @Option(help: ArgumentHelp("Only favourites with this tag.", valueName: "name"), completion: tagCompletion)
+        var tag: String?
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
 
         func run() throws {
             let entries = try global.openLibrary().favourites(taggedWith: tag)
             if json { return try JSONOutput.print(entries.map(FavouriteDocument.init)) }
-            if entries.isEmpty { return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet") }
+            if entries.isEmpty {
+                return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet")
+            }
             Pager.start(unless: global.noPager)
             for entry in entries {
                 let comic = entry.comic.map { "\(sanitized($0.title))  (\($0.date))" } ?? "(not in the index yet)"
@@ -98,7 +118,9 @@ extension XKCDSearch.Fav {
     }
 
     struct Tags: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tags", abstract: "List the tags with how many favourites carry each.", discussion: "Examples:\n  xkcd-search fav tags")
+        static let configuration = CommandConfiguration(
+            commandName: "tags", abstract: "List the tags with how many favourites carry each.",
+            discussion: "Examples:\n  xkcd-search fav tags")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
@@ -109,7 +131,9 @@ extension XKCDSearch.Fav {
             let width = counts.map { Terminal.columns(of: $0.tag) }.max() ?? 0
             // Padded by the columns a terminal gives each tag: a CJK character takes two.
             for count in counts {
-                print(count.tag + String(repeating: " ", count: width - Terminal.columns(of: count.tag)) + "  \(count.count)")
+                print(
+                    count.tag + String(repeating: " ", count: width - Terminal.columns(of: count.tag))
+                        + "  \(count.count)")
             }
         }
     }
@@ -127,12 +151,16 @@ extension XKCDSearch.Fav {
                   xkcd-search fav export favourites.json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file"), completion: .file()) var file: String?
+        @Argument(
+            help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file"),
+            completion: .file()) var file: String?
 
         func run() throws {
             let library = try global.openLibrary()
             let data = try library.exportFavourites()
-            guard let file, file != "-" else { return FileHandle.standardOutput.write(JSONDocument.escapingControls(inJSON: data)) }
+            guard let file, file != "-" else {
+                return FileHandle.standardOutput.write(JSONDocument.escapingControls(inJSON: data))
+            }
             do {
                 try data.write(to: URL(fileURLWithPath: file), options: .atomic)
             } catch {
@@ -146,17 +174,24 @@ extension XKCDSearch.Fav {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Merge favourites from a file written by 'fav export'.",
-            discussion: "Importing is idempotent; a malformed file changes nothing.\n\nExamples:\n  xkcd-search fav import favourites.json\n  ssh other-host xkcd-search fav export | xkcd-search fav import -")
+            discussion:
+                "Importing is idempotent; a malformed file changes nothing.\n\nExamples:\n  xkcd-search fav import favourites.json\n  ssh other-host xkcd-search fav export | xkcd-search fav import -"
+        )
         @OptionGroup var global: GlobalOptions
-        @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file"), completion: .file()) var file: String
+        @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file"), completion: .file())
+        var file: String
 
         func run() throws {
             let library = try global.openLibrary(writing: true)
-            let result = file == "-"
+            let result =
+                file == "-"
                 ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
                 : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))
-            let numbers = { (ids: [Int]) in ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "") }
-            var line = result.addedFavourites.isEmpty && result.addedTags == 0
+            let numbers = { (ids: [Int]) in
+                ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "")
+            }
+            var line =
+                result.addedFavourites.isEmpty && result.addedTags == 0
                 ? "nothing new: all \(result.entries) favourites were here already"
                 : "added \(counted(result.addedFavourites.count, "favourite")) and \(counted(result.addedTags, "tag"))"
                     + (result.addedFavourites.isEmpty ? "" : " (\(numbers(result.addedFavourites)))")

@@ -7,7 +7,7 @@ import XKCDKit
 import XKCDServeCommand
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension XKCDSearch {

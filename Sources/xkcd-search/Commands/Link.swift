@@ -7,12 +7,15 @@ extension XKCDSearch {
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "link",
-            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.", discussion: "Examples:\n  xkcd-search link 327\n  xkcd-search link latest\n  xkcd-search link 327 --json")
+            abstract: "Print a line to share a comic: 'xkcd #327: Exploits of a Mom https://xkcd.com/327/'.",
+            discussion: "Examples:\n  xkcd-search link 327\n  xkcd-search link latest\n  xkcd-search link 327 --json")
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
+        @Argument(
+            help: ArgumentHelp(
+                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
+            completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Print JSON: num, title, url, line.")
@@ -44,8 +47,10 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
+        @Argument(
+            help: ArgumentHelp(
+                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
+            completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Open the explain xkcd page instead.")

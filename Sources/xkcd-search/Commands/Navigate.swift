@@ -7,7 +7,8 @@ extension XKCDSearch {
     struct Next: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "next",
-            abstract: "Show the comic after the one shown last (skipping numbers not in the index).", discussion: "Examples:\n  xkcd-search show 327 && xkcd-search next")
+            abstract: "Show the comic after the one shown last (skipping numbers not in the index).",
+            discussion: "Examples:\n  xkcd-search show 327 && xkcd-search next")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: PageOptions
@@ -33,7 +34,9 @@ extension XKCDSearch {
     }
 
     struct Latest: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "latest", abstract: "Show the latest comic in the index.", discussion: "Examples:\n  xkcd-search latest\n  xkcd-search latest --json")
+        static let configuration = CommandConfiguration(
+            commandName: "latest", abstract: "Show the latest comic in the index.",
+            discussion: "Examples:\n  xkcd-search latest\n  xkcd-search latest --json")
 
         @OptionGroup var global: GlobalOptions
         @OptionGroup var output: PageOptions
@@ -46,14 +49,17 @@ extension XKCDSearch {
     struct Random: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "random",
-            abstract: "Show a comic drawn at random from the index, or from the favourites.", discussion: "Examples:\n  xkcd-search random\n  xkcd-search random --tag physics")
+            abstract: "Show a comic drawn at random from the index, or from the favourites.",
+            discussion: "Examples:\n  xkcd-search random\n  xkcd-search random --tag physics")
 
         @OptionGroup var global: GlobalOptions
 
         @Flag(help: "Draw among the favourites.")
         var fav = false
 
-        @Option(help: ArgumentHelp("Draw among the favourites with this tag.", valueName: "name"), completion: tagCompletion)
+        @Option(
+            help: ArgumentHelp("Draw among the favourites with this tag.", valueName: "name"), completion: tagCompletion
+        )
         var tag: String?
 
         @OptionGroup var output: PageOptions

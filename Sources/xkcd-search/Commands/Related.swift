@@ -21,8 +21,10 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(help: ArgumentHelp(
-            "327, #327, latest or random (default: the comic shown last).", valueName: "comic"), completion: comicCompletion)
+        @Argument(
+            help: ArgumentHelp(
+                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
+            completion: comicCompletion)
         var comic: String?
 
         @Flag(help: "Print JSON: num, title, related: [{num, title, date, reasons, similarity}].")

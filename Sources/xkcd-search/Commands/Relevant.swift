@@ -32,11 +32,17 @@ extension XKCDSearch {
         @Option(help: "How many comics to show.")
         var limit = 5
 
-        @Flag(help: "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity}}].")
+        @Flag(
+            help:
+                "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity}}]."
+        )
         var json = false
 
         func validate() throws {
-            guard Search.limits.contains(limit) else { throw ValidationError("--limit must be between \(Search.limits.lowerBound) and \(Search.limits.upperBound)") }
+            guard Search.limits.contains(limit) else {
+                throw ValidationError(
+                    "--limit must be between \(Search.limits.lowerBound) and \(Search.limits.upperBound)")
+            }
         }
 
         func run() throws {
@@ -52,7 +58,8 @@ extension XKCDSearch {
             if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
             if let cutFrom = found.cutFrom {
                 Terminal.printError(
-                    "note: the passage has \(cutFrom) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(found.passage.utf8.count), up to a sentence end, were read")
+                    "note: the passage has \(cutFrom) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(found.passage.utf8.count), up to a sentence end, were read"
+                )
             }
             if let problem = found.semanticProblem { Terminal.printError(Advice.line(for: problem)) }
             if json {

@@ -6,7 +6,7 @@ import XKCDKit
 import XKCDREPL
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension XKCDSearch {
@@ -30,7 +30,8 @@ extension XKCDSearch {
                 """)
 
         @OptionGroup var global: GlobalOptions
-        @OptionGroup(title: "Images (the session's defaults for show, next, prev, latest, random)") var image: ImageOptions
+        @OptionGroup(title: "Images (the session's defaults for show, next, prev, latest, random)") var image:
+            ImageOptions
 
         func run() async throws {
             // A pool: Tab completion reads while a search left behind by Ctrl-C may still run,
@@ -44,7 +45,8 @@ extension XKCDSearch {
                 logger: global.makeLogger())
             let host = REPLHost(global: global, image: image).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
-            let input: any LineSource = isInteractive
+            let input: any LineSource =
+                isInteractive
                 ? LineEditor(
                     historyFile: global.paths.stateDirectory.appendingPathComponent("history"),
                     completer: Completer(root: host.root, library: library))

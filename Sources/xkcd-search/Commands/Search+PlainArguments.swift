@@ -47,13 +47,19 @@ extension XKCDSearch.Search.Request {
                     guard firstTime("--verbose") else { return nil }
                     verbose = true
                 case "--db":
-                    guard let path = value(of: argument), GlobalOptions.problem(withDatabase: path) == nil else { return nil }
+                    guard let path = value(of: argument), GlobalOptions.problem(withDatabase: path) == nil else {
+                        return nil
+                    }
                     database = path
                 case "--color":
-                    guard let name = value(of: argument), let choice = Terminal.ColorChoice(rawValue: name) else { return nil }
+                    guard let name = value(of: argument), let choice = Terminal.ColorChoice(rawValue: name) else {
+                        return nil
+                    }
                     color = choice
                 case "--limit":
-                    guard let number = value(of: argument).flatMap({ Int($0) }), XKCDSearch.Search.limits.contains(number) else { return nil }
+                    guard let number = value(of: argument).flatMap({ Int($0) }),
+                        XKCDSearch.Search.limits.contains(number)
+                    else { return nil }
                     limit = number
                 case "--page":
                     guard let number = value(of: argument).flatMap({ Int($0) }), number >= 1 else { return nil }

@@ -55,8 +55,12 @@ extension XKCDSearch {
 
         func validate() throws {
             guard stdin || !words.isEmpty else { throw ValidationError("Missing expected argument '<words> ...'") }
-            guard !stdin || words.isEmpty else { throw ValidationError("give the query as words or with --stdin, not both") }
-            guard Self.limits.contains(limit) else { throw ValidationError("--limit must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)") }
+            guard !stdin || words.isEmpty else {
+                throw ValidationError("give the query as words or with --stdin, not both")
+            }
+            guard Self.limits.contains(limit) else {
+                throw ValidationError("--limit must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)")
+            }
             guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
         }
 
@@ -67,7 +71,8 @@ extension XKCDSearch {
         /// What the parsed options ask for.
         var request: Request {
             Request(
-                database: global.db, words: stdin ? ["-"] : words, color: global.color, limit: limit, page: page, json: json,
+                database: global.db, words: stdin ? ["-"] : words, color: global.color, limit: limit, page: page,
+                json: json,
                 exact: exact, oneline: oneline, paging: !global.noPager, verbose: global.verbose)
         }
 
@@ -124,7 +129,10 @@ extension XKCDSearch {
                     print(SearchOutput.oneline(results), terminator: "")
                 } else {
                     Pager.start(unless: !paging)
-                    print(SearchOutput.text(results, color: Terminal.usesColor(color), width: Terminal.width ?? 100, command: nextPageCommand), terminator: "")
+                    print(
+                        SearchOutput.text(
+                            results, color: Terminal.usesColor(color), width: Terminal.width ?? 100,
+                            command: nextPageCommand), terminator: "")
                 }
                 // An empty page is nothing found too: a script paging on would otherwise never stop.
                 return (engine, !results.results.isEmpty)
@@ -136,12 +144,15 @@ extension XKCDSearch {
                 var options: [String] = []
                 // `--db=…` for a path starting with a dash, which would read as an option.
                 if let database {
-                    options += database.hasPrefix("-") ? ["--db=" + Self.shellQuoted(database)] : ["--db", Self.shellQuoted(database)]
+                    options +=
+                        database.hasPrefix("-")
+                        ? ["--db=" + Self.shellQuoted(database)] : ["--db", Self.shellQuoted(database)]
                 }
                 if limit != Search.defaultLimit { options += ["--limit", String(limit)] }
                 options += ["--page", String(page + 1)]
                 let quoted = words.map(Self.shellQuoted)
-                let parts = words.contains(where: { $0.hasPrefix("-") })
+                let parts =
+                    words.contains(where: { $0.hasPrefix("-") })
                     ? ["xkcd-search", "search"] + options + ["--"] + quoted
                     : ["xkcd-search", "search"] + quoted + options
                 return parts.joined(separator: " ")
@@ -150,10 +161,12 @@ extension XKCDSearch {
             /// `word` as one shell word: as it is when nothing in it is special to a shell,
             /// else in single quotes. An `=` may not start it: zsh expands `=ls` to a path.
             static func shellQuoted(_ word: String) -> String {
-                let plain = !word.isEmpty && !word.hasPrefix("=") && word.unicodeScalars.allSatisfy { scalar in
-                    !scalar.isASCII || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                        || "@%+=:,./_-".unicodeScalars.contains(scalar)
-                }
+                let plain =
+                    !word.isEmpty && !word.hasPrefix("=")
+                    && word.unicodeScalars.allSatisfy { scalar in
+                        !scalar.isASCII || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                            || "@%+=:,./_-".unicodeScalars.contains(scalar)
+                    }
                 return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
             }
         }

@@ -23,7 +23,8 @@ extension XKCDSearch {
                 try JSONOutput.print(output)
                 return
             }
-            print("""
+            print(
+                """
                 comics:        \(output.comics) (latest #\(output.latest.map(String.init) ?? "none"))
                 explained:     \(output.explained) (\(output.incomplete) incomplete, \(output.unexplained) without one)
                 favourites:    \(output.favourites) (\(output.tags) tags)
