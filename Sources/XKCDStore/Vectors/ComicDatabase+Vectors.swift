@@ -127,24 +127,34 @@ extension ComicDatabase.SearchView {
     /// ```
     package func vectorSimilarities(to query: [Float], model: String) throws -> [Float] {
         var similarities: [Float] = []
-        let statement = try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ?")
+        try forEachSimilarity(to: query, model: model) { id, similarity in
+            if id >= similarities.count {
+                similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count))
+            }
+            // Two unit vectors' dot product is at most 1: a stored vector far from unit length
+            // (taken from a file before vectors were checked) or with NaN in it counts as
+            // none, and never outweighs the rest.
+            if similarity > similarities[id], similarity <= 1.001 { similarities[id] = similarity }
+        }
+        return similarities
+    }
+
+    /// Calls `body` with the comic's number and the dot product of `query` with each vector
+    /// `model` made (in passage order when `inPassageOrder`). A vector of another length belongs
+    /// to no model this query was made by, and is passed over.
+    func forEachSimilarity(
+        to query: [Float], model: String, inPassageOrder: Bool = false, _ body: (Int, Float) -> Void
+    ) throws {
+        let order = inPassageOrder ? " ORDER BY comicID, passage" : ""
+        let statement = try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ?" + order)
         try query.withUnsafeBufferPointer { query in
             try statement.forEachRow(binding: [.text(model)]) { row in
                 let id = row.integer(0)
                 let bytes = row.bytes(1)
-                // A vector of another length belongs to no model this query was made by.
                 guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
-                if id >= similarities.count {
-                    similarities.append(contentsOf: repeatElement(0, count: id + 1 - similarities.count))
-                }
-                let similarity = Self.dot(query, bytes)
-                // Two unit vectors' dot product is at most 1: a stored vector far from unit length
-                // (taken from a file before vectors were checked) or with NaN in it counts as
-                // none, and never outweighs the rest.
-                if similarity > similarities[id], similarity <= 1.001 { similarities[id] = similarity }
+                body(id, Self.dot(query, bytes))
             }
         }
-        return similarities
     }
 
     /// The vectors of comic `id` made by `model`, one per passage (none when it has none).

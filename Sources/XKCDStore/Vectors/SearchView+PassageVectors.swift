@@ -1,5 +1,3 @@
-import GRDB
-import GRDBSQLite
 import XKCDModel
 
 extension ComicDatabase.SearchView {
@@ -11,20 +9,12 @@ extension ComicDatabase.SearchView {
     /// ```
     public func passageSimilarities(to query: [Float], model: String) throws -> [[Float]] {
         var similarities: [[Float]] = []
-        let statement = try db.cachedStatement(
-            sql: "SELECT comicID, vector FROM comicVector WHERE model = ? ORDER BY comicID, passage")
-        try query.withUnsafeBufferPointer { query in
-            try statement.forEachRow(binding: [.text(model)]) { row in
-                let id = row.integer(0)
-                let bytes = row.bytes(1)
-                guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
-                if id >= similarities.count {
-                    similarities.append(contentsOf: repeatElement([], count: id + 1 - similarities.count))
-                }
-                let similarity = Self.dot(query, bytes)
-                // Far from unit length or NaN: no vector of the model's (``vectorSimilarities(to:model:)``).
-                similarities[id].append(similarity <= 1.001 ? similarity : 0)
+        try forEachSimilarity(to: query, model: model, inPassageOrder: true) { id, similarity in
+            if id >= similarities.count {
+                similarities.append(contentsOf: repeatElement([], count: id + 1 - similarities.count))
             }
+            // Far from unit length or NaN: no vector of the model's (``vectorSimilarities(to:model:)``).
+            similarities[id].append(similarity <= 1.001 ? similarity : 0)
         }
         return similarities
     }
