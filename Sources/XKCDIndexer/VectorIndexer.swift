@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import XKCDEmbed
+import XKCDFiles
 import XKCDModel
 import XKCDStore
 
@@ -152,6 +153,11 @@ public struct VectorIndexer: Sendable {
             pending.removeAll { done.contains($0.id) }
         }
 
+        // For tests only: a first-class wait point between the vectors taken from the file
+        // (stored) and the comics to embed, so that a test's Ctrl-C lands in this step however
+        // fast the machine embeds. Unset, as everywhere but in those tests, it costs nothing.
+        if let gate = environmentVariable("XKCD_SEARCH_TEST_EMBEDDING_GATE") { await Self.wait(at: gate) }
+
         var state = IndexProgress(completed: 0, total: pending.count, failed: 0)
         progress(state)
         for batch in stride(from: 0, to: pending.count, by: batchSize).map({
@@ -194,6 +200,18 @@ public struct VectorIndexer: Sendable {
         report.failed = state.failed
         report.isInterrupted = Task.isCancelled
         return report
+    }
+
+    /// Waits until the writer of the FIFO at `path` closes it (returns at once when there is
+    /// no such FIFO).
+    private static func wait(at path: String) async {
+        await offTheTaskPool {
+            let descriptor = open(path, O_RDONLY)
+            guard descriptor >= 0 else { return }
+            var byte: UInt8 = 0
+            while read(descriptor, &byte, 1) > 0 {}
+            close(descriptor)
+        }
     }
 
     /// The vectors of `shipped` that this model made of the pending comics' tokens, read row by

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import XKCDModel
 import _XKCDTestSupport
 
 #if canImport(Glibc)
@@ -264,15 +265,21 @@ struct HostileVectorFileTests {
         try await withTemporaryDirectory { directory in
             let setup = try await Self.setUp(directory)
             try await setup.sql("DELETE FROM comicVector WHERE comicID <> 327;")
-            let child = try setup.cli.launch([
-                "index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors,
-            ])
+            // The run waits at this FIFO, with the file's vector stored and nothing embedded, until
+            // the test closes it: the Ctrl-C lands in the vector step however fast the machine is.
+            let gate = directory.appendingPathComponent("embedding-gate").path
+            #expect(mkfifo(gate, 0o600) == 0)
+            let child = try setup.cli.launch(
+                ["index", "--db", setup.db, "--mirror", Fixtures.corpusURL.path, "--vectors", setup.vectors],
+                environment: ["XKCD_SEARCH_TEST_EMBEDDING_GATE": gate])
             // The vector taken from the file is stored before any comic is embedded.
             try await waitUntil("the imported vector in the index", stopIf: { !child.isRunning }) {
                 (try? setup.storedVectors().comics) ?? 0 > 0
             }
             #expect(child.isRunning, "the run ended before it could be interrupted")
             child.kill(SIGINT)
+            // Opening waits for the run to reach the gate; closing lets it go on, interrupted.
+            _ = await offTheTaskPool { close(open(gate, O_WRONLY)) }
             let stopped = await child.wait()
             #expect(stopped.status == 130 && stopped.signal == nil, "\(stopped)")
             #expect(stopped.stderr.contains("interrupted: the index keeps its \(setup.comics) comics"), "\(stopped)")
