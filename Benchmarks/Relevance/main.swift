@@ -38,6 +38,8 @@ let setPath =
     option("--set") ?? benchmarksDirectory.appendingPathComponent("../../shared/eval/dev.tsv").standardized.path
 let databasePath = option("--db") ?? Paths().databasePath
 let verbose = arguments.contains("--verbose")
+// `--deep` (with `--relevant`): each query's rank within the first 200 too, as `deep<TAB>line<TAB>kind<TAB>rank`.
+let deep = arguments.contains("--deep")
 
 var weights = RankingWeights()
 if let fields = numbers(option("--fields")), fields.count == 4 { weights.fields = fields }
@@ -147,6 +149,7 @@ guard let set = sampled ?? (try? String(contentsOfFile: setPath, encoding: .utf8
 var relevantSettings = RelevantSettings()
 if let words = option("--passage-words").flatMap(Int.init) { relevantSettings.words = words }
 if let weight = option("--passage-weight").flatMap(Double.init) { relevantSettings.meaningWeight = weight }
+if let weight = option("--title-weight").flatMap(Double.init) { relevantSettings.titleWeight = weight }
 if let nearest = option("--passage-nearest").flatMap(Int.init) { relevantSettings.nearest = nearest }
 if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
@@ -176,7 +179,12 @@ for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
     let found: [(id: Int, title: String)]
     var correction = ""
     if arguments.contains("--relevant") {
-        let results = try engine.relevant(to: query, limit: below == nil ? 10 : 200, settings: relevantSettings)
+        let results = try engine.relevant(
+            to: query, limit: below == nil && !deep ? 10 : 200, settings: relevantSettings)
+        if deep {
+            let deepRank = results.results.firstIndex { relevant.contains($0.id) }.map { String($0 + 1) } ?? "-"
+            print("deep\t\(lineNumber)\t\(kind)\t\(deepRank)")
+        }
         if let problem = results.semanticProblem {
             print("error: \(problem)")
             exit(1)

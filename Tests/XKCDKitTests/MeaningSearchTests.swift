@@ -296,3 +296,32 @@ struct ShippedVectorsTests {
         #expect(compared >= 20, "only \(compared) fixture comics have the snapshot's text")
     }
 }
+
+/// How `relevant` ranks a passage, words and meaning together, on the embedded fixture subset.
+@Suite("Passages: what lifts the comic that fits")
+struct PassageRankingTests {
+    private func ids(_ passage: String, titleWeight: Double? = nil) async throws -> [Int] {
+        var settings = RelevantSettings()
+        if let titleWeight { settings.titleWeight = titleWeight }
+        return try await engine().relevant(to: passage, settings: settings).results.map(\.id)
+    }
+
+    /// A passage that names what #2207 (Math Work) is about in its title's words, among words
+    /// another comic shares more of: the whole title held puts it first, and without that
+    /// weight it is not.
+    @Test func aPassageHoldingAComicsWholeTitleRanksItFirst() async throws {
+        let passage =
+            "I keep asking the kids to show their math work on the homework, and they keep writing just the answer."
+        let found = try await ids(passage)
+        #expect(found.first == 2207, "\(found)")
+        let withoutTitles = try await ids(passage, titleWeight: 0)
+        #expect(withoutTitles.first != 2207, "\(withoutTitles)")
+    }
+
+    /// Half a title is no title: "math" alone, in a passage about something else, earns #2207
+    /// nothing.
+    @Test func partOfATitleEarnsNothing() async throws {
+        let passage = "The math teacher asked us to compare two hoverboards and say which would stay up longer."
+        #expect(try await ids(passage) == ids(passage, titleWeight: 0))
+    }
+}

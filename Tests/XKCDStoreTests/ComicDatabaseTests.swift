@@ -289,6 +289,22 @@ enum Sample {
         #expect(try database.readTermScores(for: ["sandwichez"]).unseenWords == ["sandwichez"])
         #expect(try database.readTermScores(for: ["qqqq"]).unknownWords == ["qqqq"])
     }
+
+    /// What `relevant` lifts: a comic whose title's every word (by stem) the words hold.
+    @Test func termScoresSayWhoseWholeTitleTheWordsHold() throws {
+        try database.apply([
+            ComicUpdate(
+                id: 149, comic: .fetched(Sample.sandwich, at: Date()),
+                explanation: .fetched(Sample.explanation(149, "A sandwich, made with sudo."), at: Date())),
+            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
+        ])
+        try database.rebuildRankingIndex()
+        let scores = try database.readTermScores(for: ["our", "dependencies", "and", "a", "sandwich"])
+        #expect(scores.holdsWholeTitle(of: 2347) && scores.holdsWholeTitle(of: 149))
+        let sudo = try database.readTermScores(for: ["sudo", "sandwiches"])
+        #expect(sudo.holdsWholeTitle(of: 149) && !sudo.holdsWholeTitle(of: 2347))
+        #expect(!sudo.holdsWholeTitle(of: 99_999))
+    }
 }
 
 @Suite struct ComicDatabaseFileTests {

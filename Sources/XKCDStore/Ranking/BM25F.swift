@@ -131,10 +131,17 @@ extension QueryTerms {
                 }
             }
         }
+        // Titles the query holds every word of (by stem): a passage that names what a comic is
+        // about often names its title ("automation", "random number"), which is no quote.
+        var wholeTitles = [Bool](repeating: false, count: size)
+        for id in candidates {
+            let titleLength = Int(lengths.lengths[id * fieldCount])
+            wholeTitles[id] = titleLength > 0 && Int(titleMatched[id]) >= titleLength
+        }
         return TermScores(
             stems: stems, unknownWords: unknownWords, unseenWords: unseenWords,
             documentCounts: documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches,
-            candidates: candidates,
+            wholeTitles: wholeTitles, candidates: candidates,
             documentCount: lengths.documentCount, isFromCurrentIndex: lengths.isCurrent)
     }
 }

@@ -21,6 +21,9 @@ public struct TermScores: Sendable {
     /// How many of `stems` each field holds: `fieldMatches[id * 4 + field]`, fields in the
     /// order title, alt, transcript, explanation.
     public var fieldMatches: [UInt8]
+    /// Whether the query holds every word of the comic's title (by stem, as often as the title
+    /// has words), by comic id; empty when ``scores`` is.
+    public var wholeTitles: [Bool]
     /// Ids of the comics holding at least one stem, ascending.
     public var candidates: [Comic.ID]
     /// How many comics the index holds.
@@ -37,5 +40,9 @@ public struct TermScores: Sendable {
 
     public func score(_ id: Comic.ID) -> Double {
         id < scores.count ? scores[id] : 0
+    }
+
+    public func holdsWholeTitle(of id: Comic.ID) -> Bool {
+        id < wholeTitles.count && wholeTitles[id]
     }
 }
