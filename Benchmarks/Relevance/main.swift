@@ -150,6 +150,8 @@ var relevantSettings = RelevantSettings()
 if let words = option("--passage-words").flatMap(Int.init) { relevantSettings.words = words }
 if let weight = option("--passage-weight").flatMap(Double.init) { relevantSettings.meaningWeight = weight }
 if let weight = option("--title-weight").flatMap(Double.init) { relevantSettings.titleWeight = weight }
+if let weight = option("--link-weight").flatMap(Double.init) { relevantSettings.linkWeight = weight }
+if let links = option("--full-links").flatMap(Int.init) { relevantSettings.linksForFullPrior = links }
 if let nearest = option("--passage-nearest").flatMap(Int.init) { relevantSettings.nearest = nearest }
 if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }

@@ -1,3 +1,4 @@
+import Foundation
 import XKCDEmbed
 import XKCDModel
 import XKCDStore
@@ -29,6 +30,14 @@ extension SearchEngine {
     /// (MRR@10): 0 → 0.579, 0.05 → 0.579, 0.1 → 0.595, 0.2 → 0.595; descriptions.tsv 0.960 at
     /// 0.1 and 0.942 at 0.2; dev.tsv (1.000) and heldout.tsv (0.986) the same at all three.
     static let titleWeight = 0.1
+    /// What a comic that many other comics' explanations link to gains in the fused score, as in
+    /// ``RelevantSettings/linkWeight``. On dev.tsv / descriptions.tsv / heldout.tsv / the
+    /// situations of situations.tsv's tuning half searched (MRR@10): 0 → 1.000 / 0.967 / 0.986 /
+    /// 0.626, 0.05 → 1.000 / 0.969 / 1.000 / 0.629, 0.1 → 1.000 / 0.975 / 1.000 / 0.630, 0.15 →
+    /// 0.990 / 0.969 / 1.000 / 0.646: the most that leaves dev.tsv whole.
+    static let linkWeight = 0.1
+    /// How many comics linking to one earn it the whole link weight.
+    public static let linksForFullPrior = 10
     /// How many of the comics nearest in meaning join the lexical candidates.
     static let meaningCandidates = 30
     /// How many of the best lexical results are ranked again with their similarity.
@@ -80,9 +89,23 @@ extension SearchEngine {
         let (vectors, model) = try embeddings(of: [meaning])
         let similarities = try nearestInMeaning(to: vectors, model: model, in: view).similarities
         let excluded = try query.text?.exclusions.map { Set(try view.comicIDs(matching: .or($0))) } ?? []
-        fuse(
+        try fuse(
             similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight,
-            nearestCount: Self.meaningCandidates, titleBonus: Self.titleWeight)
+            nearestCount: Self.meaningCandidates, titleBonus: Self.titleWeight,
+            prior: { ids in
+                try Self.linkPrior(of: ids, weight: Self.linkWeight, fullAt: Self.linksForFullPrior, in: view)
+            })
+    }
+
+    /// What each of `ids` gains for the comics whose explanations link to it: `weight` ×
+    /// log(1 + links) / log(1 + `fullAt`), at most `weight`. The comics explain xkcd keeps coming
+    /// back to are the ones people keep linking.
+    static func linkPrior(of ids: [Comic.ID], weight: Double, fullAt links: Int, in view: ComicDatabase.SearchView)
+        throws -> [Comic.ID: Double]
+    {
+        guard weight > 0 else { return [:] }
+        let full = log(1 + Double(max(links, 1)))
+        return try view.linkingCounts(to: ids).mapValues { count in weight * min(1, log(1 + Double(count)) / full) }
     }
 
     /// The sentence vectors of `texts`, and the identity of the model that made them.
@@ -129,11 +152,11 @@ extension SearchEngine {
     /// Ranks the first ``fusionDepth`` results of `ranking` together with the `nearestCount`
     /// comics most similar in meaning, by `weight` × similarity + (1 − `weight`) × lexical score,
     /// each scaled to 0...1 over those candidates, plus `titleBonus` for a comic whose whole
-    /// title the query holds.
+    /// title the query holds and what `prior` gives the candidates.
     func fuse(
         _ similarities: [Float], into ranking: inout Ranking, excluding excluded: Set<Comic.ID>, weight: Double,
-        nearestCount: Int, titleBonus: Double
-    ) {
+        nearestCount: Int, titleBonus: Double, prior: (([Comic.ID]) throws -> [Comic.ID: Double])? = nil
+    ) throws {
         // The comics nearest in meaning that the query's filters (as the lexical ranking read
         // them) and exclusions allow.
         let allowed = ranking.allowed
@@ -155,12 +178,13 @@ extension SearchEngine {
         let topLexical = lexicalHead.map(lexical).max() ?? 0
         let similarityRange = candidates.map(similarity).minAndMax ?? (0, 0)
         let spread = similarityRange.max - similarityRange.min
+        let priors = try prior?(candidates) ?? [:]
         var fused: [Comic.ID: Double] = [:]
         for id in candidates {
             let words = topLexical > 0 ? lexical(id) / topLexical : 0
             let meaning = spread > 0 ? (similarity(id) - similarityRange.min) / spread : 0
             let title = ranking.scores?.holdsWholeTitle(of: id) == true ? titleBonus : 0
-            fused[id] = (1 - weight) * words + weight * meaning + title
+            fused[id] = (1 - weight) * words + weight * meaning + title + priors[id, default: 0]
         }
         var order = candidates.sorted { a, b in fused[a]! > fused[b]! || (fused[a] == fused[b] && a < b) }
         // Comics that hold the query as a line of theirs stay first, in the words' order.

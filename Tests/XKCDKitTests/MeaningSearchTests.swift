@@ -318,6 +318,23 @@ struct PassageRankingTests {
         #expect(withoutTitles.first != 2207, "\(withoutTitles)")
     }
 
+    /// A comic that other comics' explanations link to gains the link weight, scaled by how many
+    /// link to it; one that none links to gains nothing. In the fixture subset two explanations
+    /// link to #2 (Petit Trees) and none to #2207 (Math Work).
+    @Test func comicsThatExplanationsLinkToGainTheLinkWeight() async throws {
+        let passage = "A quick pencil sketch of some small trees, and the math work for how tall they grow."
+        var settings = RelevantSettings()
+        let linked = try await engine().relevant(to: passage, limit: 40, settings: settings).results
+        settings.linkWeight = 0
+        let unlinked = try await engine().relevant(to: passage, limit: 40, settings: settings).results
+        func score(_ id: Int, in results: [RelevantComic]) throws -> Double {
+            try #require(results.first { $0.id == id }?.score, "#\(id) not ranked")
+        }
+        let gain = try score(2, in: linked) - score(2, in: unlinked)
+        #expect(abs(gain - RelevantSettings().linkWeight * log(3) / log(11)) < 1e-9, "\(gain)")
+        #expect(try score(2207, in: linked) == score(2207, in: unlinked))
+    }
+
     /// Half a title is no title: "math" alone, in a passage about something else, earns #2207
     /// nothing.
     @Test func partOfATitleEarnsNothing() async throws {

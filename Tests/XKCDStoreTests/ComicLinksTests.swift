@@ -21,6 +21,8 @@ import XKCDModel
         ])
         let links = try database.linkedComics(of: 327)
         #expect(links.map(\.id) == [149, 2347])
+        // How many explanations link to each (the link prior of a passage's ranking).
+        #expect(try database.reading { try $0.linkingCounts(to: [327, 149, 2347, 1]) } == [327: 1, 149: 1, 2347: 1])
         #expect(links.map(\.isOutgoing) == [true, true] && links.map(\.isIncoming) == [true, false])
         #expect(links.first?.title == "Sandwich" && links.first?.date == Sample.sandwich.date)
         #expect(
