@@ -4,7 +4,8 @@ import XKCDKit
 /// How `relevant` prints the comics that fit a passage.
 public enum RelevantOutput: Sendable {
     /// `#1234  Title  (date)`, then why: the passage's words it holds, its text that holds them,
-    /// and the passage's sentence nearest to it in meaning.
+    /// the passage's sentence nearest to it in meaning, whether the passage names its title and
+    /// how many other explanations link to it.
     public static func text(_ found: RelevantResults, color: Bool, width: Int) -> String {
         let style = Style(enabled: color)
         guard !found.results.isEmpty else { return "no comics found\n" }
@@ -25,6 +26,12 @@ public enum RelevantOutput: Sendable {
             } else if let similarity = result.similarity {
                 out += "    " + style.dim(String(format: "similarity in meaning: %.2f", similarity)) + "\n"
             }
+            var also: [String] = []
+            if result.holdsTitle { also.append("the passage names its title") }
+            if result.linkedFrom > 0 {
+                also.append("linked from \(result.linkedFrom) other explanation\(result.linkedFrom == 1 ? "" : "s")")
+            }
+            if !also.isEmpty { out += "    " + style.dim(also.joined(separator: "; ")) + "\n" }
             out += "\n"
         }
         return out

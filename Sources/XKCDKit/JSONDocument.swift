@@ -192,6 +192,10 @@ public struct RelevantDocument: Encodable, Sendable {
         var snippet: String
         @NullWhenMissing var sentence: String?
         @NullWhenMissing var similarity: Double?
+        /// Whether the passage holds every word of the comic's title.
+        var holdsTitle: Bool
+        /// How many other comics' explanations link to it.
+        var linkedFrom: Int
     }
     /// The passage's words the comics were looked up by.
     var words: [String]
@@ -209,7 +213,8 @@ public struct RelevantDocument: Encodable, Sendable {
                 reasons: Reasons(
                     words: result.words,
                     snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
-                    sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 }))
+                    sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 },
+                    holdsTitle: result.holdsTitle, linkedFrom: result.linkedFrom))
         }
     }
 }

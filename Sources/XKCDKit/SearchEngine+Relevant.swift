@@ -19,6 +19,10 @@ public struct RelevantComic: Sendable, Hashable {
     public var sentence: String?
     /// The cosine similarity of that sentence's (or the whole passage's) vector and the comic's.
     public var similarity: Double?
+    /// Whether the passage holds every word of the comic's title, which lifted it.
+    public var holdsTitle = false
+    /// How many other comics' explanations link to it, which lifted it when meaning was asked.
+    public var linkedFrom = 0
 }
 
 /// The comics that fit a passage, best first.
@@ -226,6 +230,7 @@ extension SearchEngine {
             // Words in half the comics or more ("the", "that") rank little and explain nothing.
             let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
             let held = try view.words(telling, heldBy: pageIDs)
+            let linkedFrom = try view.linkingCounts(to: pageIDs)
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]
@@ -236,7 +241,8 @@ extension SearchEngine {
                     ? sentences[nearestSentence[id]] : nil
                 return RelevantComic(
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
-                    snippet: snippet, sentence: sentence, similarity: similarity)
+                    snippet: snippet, sentence: sentence, similarity: similarity,
+                    holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0)
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,

@@ -48,6 +48,29 @@ struct RelevantCommandTests {
             let similarity = try #require(reasons["similarity"] as? Double, "\(reasons)")
             #expect(similarity > 0 && similarity <= 1)
             #expect(reasons.keys.contains("sentence"))
+            // The situation names neither #2347's title nor is #2347 linked from another explanation.
+            #expect(reasons["holdsTitle"] as? Bool == false && reasons["linkedFrom"] as? Int == 0, "\(reasons)")
+        }
+    }
+
+    /// The two lifts besides words and meaning are reasons too: a passage that names #2207's
+    /// title (Math Work), and #2, to which two of the fixture explanations link.
+    @Test func relevantSaysWhenThePassageNamesTheTitleAndHowOftenTheComicIsLinked() async throws {
+        try await withBrowseSandbox { sandbox in
+            let passage = "A quick pencil sketch of some small trees, and the math work for how tall they grow."
+            let page = try await sandbox.json("relevant", "--json", "--limit", "20", passage)
+            let results = try #require(page["results"] as? [[String: Any]])
+            func reasons(_ number: Int) throws -> [String: Any] {
+                let result = try #require(results.first { $0["num"] as? Int == number }, "#\(number): \(page)")
+                return try #require(result["reasons"] as? [String: Any])
+            }
+            #expect(try reasons(2207)["holdsTitle"] as? Bool == true)
+            #expect(try reasons(2)["holdsTitle"] as? Bool == false && reasons(2)["linkedFrom"] as? Int == 2)
+
+            let text = try await sandbox.run("relevant", "--limit", "20", passage)
+            #expect(text.status == 0, "\(text)")
+            #expect(text.stdout.contains("the passage names its title"), "\(text)")
+            #expect(text.stdout.contains("linked from 2 other explanations"), "\(text)")
         }
     }
 
