@@ -210,11 +210,12 @@ def write_safetensors(path, tensors, layout, check):
     header = header_bytes(offsets)
     header += b" " * ((-(8 + len(header))) % ALIGNMENT)
 
+    # One write of the whole file: Linux (ext4 since 6.x) then caches it in 2 MB pages, which
+    # XKCDEmbed maps a page table entry each, where the same bytes written a tensor at a time
+    # (at offsets off any 2 MB boundary) were cached in small pages, 10,000 to map for every
+    # process that embeds (docs/performance.md).
     with open(path, "wb") as out:
-        out.write(struct.pack("<Q", len(header)))
-        out.write(header)
-        for name in order:
-            out.write(stored[name].tobytes())
+        out.write(b"".join([struct.pack("<Q", len(header)), header] + [stored[name].tobytes() for name in order]))
     return identity
 
 
