@@ -122,7 +122,7 @@ final class MatrixProducts: @unchecked Sendable {
                 source: plain([rows, inputs]),
                 // Stored [inputs, outputs] (scripts/convert-model.py), read in place. PyTorch's
                 // [outputs, inputs] read transposed made oneDNN copy each matrix into its own
-                // layout on every product: 30 µs of a 40 µs product for a short query.
+                // layout on every product: 27 µs of a 35 µs product for 3 tokens (384 × 384).
                 weights: plain([inputs, outputs]),
                 bias: plain([1, outputs]),
                 destination: plain([rows, outputs]),
