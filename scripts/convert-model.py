@@ -8,7 +8,7 @@ XKCDEmbed maps at run time.
 `make model` runs it once; it needs python3 and numpy, and nothing of it is needed at run time.
 
 The output is still a standard safetensors file (8-byte little-endian header length, JSON header,
-raw little-endian tensors), with three changes:
+raw little-endian tensors), with four changes:
 - the pooler and `position_ids` are dropped: sentence-transformers never reads them;
 - the tensors are stored as the layout says: `int8` (the default) keeps the word-embedding table
   as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`; only the rows of a
@@ -16,8 +16,14 @@ raw little-endian tensors), with three changes:
   which oneDNN takes as it is from the mapping; `mixed` keeps that table in float16 (11.6 MB
   more); `f16` and `f32` store everything one way, and exist to measure the choice
   (docs/semantic-search.md, docs/footprint.md);
+- the encoder layers' dense weights are stored transposed, `[inputs, outputs]` (PyTorch stores
+  `[outputs, inputs]`), and `__metadata__`'s `dense_weights` says so: the layout oneDNN's matrix
+  product reads as it lies, where PyTorch's made it reorder every matrix on every call, a sixth of
+  the work of embedding a query (docs/performance.md);
 - `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the tensors' SHA-256>`,
-  which the index stores beside its vectors to know which model made them, and `check_tokens` and
+  taken over the tensors as PyTorch lays them out (a change of storage order alone keeps the
+  identity, and the vectors made with it), which the index stores beside its vectors to know
+  which model made them, and `check_tokens` and
   `check_vector`: the token ids of a known text and the model's vector of them, computed here from
   the original float32 weights, which XKCDEmbed compares with its own vector when it opens the
   model (damaged weights make another vector, or NaN).
@@ -59,6 +65,13 @@ WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 # One float32 a row of the int8 word-embedding table: the row's largest magnitude over 127.
 WORD_SCALES = "embeddings.word_embeddings.scale"
 DTYPE_NAMES = {np.float32: "F32", np.float16: "F16", np.int8: "I8"}
+# What `__metadata__`'s `dense_weights` says of the encoder layers' dense weights; XKCDEmbed
+# refuses a model without it (converted before they were stored so).
+DENSE_WEIGHTS = "inputs-outputs"
+
+
+def is_dense_weight(name, array):
+    return name.startswith("encoder.layer.") and name.endswith(".weight") and array.ndim == 2
 
 
 def read_safetensors(data):
@@ -164,6 +177,9 @@ def write_safetensors(path, tensors, layout, check):
         digest.update(name.encode())
         digest.update(kept[name].tobytes())
     identity = f"all-MiniLM-L6-v2/{layout}/{digest.hexdigest()[:12]}"
+    stored = {
+        name: np.ascontiguousarray(array.T) if is_dense_weight(name, array) else array for name, array in kept.items()
+    }
 
     def header_bytes(offsets):
         ids, vector = check
@@ -171,12 +187,13 @@ def write_safetensors(path, tensors, layout, check):
             "__metadata__": {
                 "identity": identity,
                 "format": "pt",
+                "dense_weights": DENSE_WEIGHTS,
                 "check_tokens": " ".join(str(id) for id in ids),
                 "check_vector": " ".join(f"{value:.7g}" for value in vector),
             }
         }
         for name in order:
-            array = kept[name]
+            array = stored[name]
             header[name] = {
                 "dtype": DTYPE_NAMES[array.dtype.newbyteorder("=").type],
                 "shape": list(array.shape),
@@ -193,11 +210,12 @@ def write_safetensors(path, tensors, layout, check):
     header = header_bytes(offsets)
     header += b" " * ((-(8 + len(header))) % ALIGNMENT)
 
+    # One write of the whole file: Linux (ext4 since 6.x) then caches it in 2 MB pages, which
+    # XKCDEmbed maps a page table entry each, where the same bytes written a tensor at a time
+    # (at offsets off any 2 MB boundary) were cached in small pages, 10,000 to map for every
+    # process that embeds (docs/performance.md).
     with open(path, "wb") as out:
-        out.write(struct.pack("<Q", len(header)))
-        out.write(header)
-        for name in order:
-            out.write(kept[name].tobytes())
+        out.write(b"".join([struct.pack("<Q", len(header)), header] + [stored[name].tobytes() for name in order]))
     return identity
 
 

@@ -38,7 +38,8 @@ struct BertConfiguration: Decodable, Sendable {
 /// where they lie in the mapping; layer norm is a plain loop. One sequence has no padding, so the
 /// attention mask is all ones.
 struct BertEncoder: Sendable {
-    /// `y = x·Wᵀ + b` with W stored as PyTorch stores it, `[outputs, inputs]`, as float32.
+    /// `y = x·W + b` with W stored `[inputs, outputs]` (PyTorch's matrix transposed, as
+    /// scripts/convert-model.py stores it), as float32.
     struct Linear: @unchecked Sendable {
         // @unchecked: the floats are the mapped file's, or converted once at load, and only read.
         let weight: UnsafePointer<Float>
@@ -71,13 +72,24 @@ struct BertEncoder: Sendable {
     private let products: MatrixProducts
     private let converted: ConvertedFloats
 
+    /// What `__metadata__`'s `dense_weights` says when the dense layers' weights are stored
+    /// `[inputs, outputs]`: oneDNN reads them as they lie, where PyTorch's `[outputs, inputs]`
+    /// made it reorder every matrix on every product (docs/performance.md).
+    static let denseWeightsLayout = "inputs-outputs"
+
     /// Finds every tensor the forward pass reads and checks its shape against `configuration`.
     init(file: ModelFile, configuration: BertConfiguration) throws(EmbedError) {
         let (hidden, inner) = (configuration.hiddenSize, configuration.intermediateSize)
+        // A square matrix has the same shape either way: only the converter's word tells.
+        guard file.metadata["dense_weights"] == Self.denseWeightsLayout else {
+            throw .modelDamaged(
+                path: file.path,
+                reason: "converted by an older scripts/convert-model.py: its dense weights are not stored [inputs, outputs]")
+        }
         let converted = ConvertedFloats(file)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
             Linear(
-                weight: converted.floats(try file.tensor("\(name).weight", shape: [outputs, inputs])),
+                weight: converted.floats(try file.tensor("\(name).weight", shape: [inputs, outputs])),
                 bias: converted.floats(try file.tensor("\(name).bias", shape: [outputs])))
         }
         func norm(_ name: String) throws(EmbedError) -> LayerNorm {
@@ -116,16 +128,28 @@ struct BertEncoder: Sendable {
             hidden: hidden, heads: configuration.headCount, inner: inner)
     }
 
-    /// The last layer's hidden states for `ids`, one row of `hiddenSize` floats per token, summed
-    /// over the rows: the mean pooling's numerator, all the caller needs.
+    /// The last layer's hidden states of each sequence of `sequences`, one row of `hiddenSize`
+    /// floats per token, summed over its rows: the mean pooling's numerator, all the caller needs.
     ///
-    /// `ids` must be valid vocabulary ids, at most `maximumPositions` of them.
-    func summedHiddenStates(for ids: [Int32]) -> [Float] {
-        let rows = ids.count
+    /// The sequences go through the dense layers together, as one matrix of all their tokens, so
+    /// that each weight is read once for all of them (a short query's pass costs what reading
+    /// the weights costs); each attends only to its own tokens. Each id must be a valid
+    /// vocabulary id, each sequence at least one and at most `maximumPositions` of them.
+    func summedHiddenStates(for sequences: [[Int32]]) -> [[Float]] {
+        let rows = sequences.reduce(0) { $0 + $1.count }
+        let longest = sequences.map(\.count).max() ?? 0
         let hidden = configuration.hiddenSize
         let inner = configuration.intermediateSize
-        let plan = products.plan(rows: rows)
-        let run = products.run(plan)
+        let dense = products.dense(rows: rows)
+        let attentions = sequences.map { products.attention(rows: $0.count) }
+        let run = products.run(scratchBytes: attentions.map(\.scratchBytes).reduce(dense.scratchBytes, max))
+        // Where each sequence's rows start.
+        var starts: [Int] = []
+        var start = 0
+        for sequence in sequences {
+            starts.append(start)
+            start += sequence.count
+        }
 
         // The scratch space of this call alone, so that calls may run at once on several threads.
         let states = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
@@ -133,14 +157,14 @@ struct BertEncoder: Sendable {
         let key = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let value = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let context = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * rows * rows)
+        let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * longest * longest)
         let wide = UnsafeMutablePointer<Float>.allocate(capacity: rows * inner)
-        // The heads' blocks, dense: queries, keys transposed, values, context.
+        // One sequence's heads' blocks, dense: queries, keys transposed, values, context.
         let (headQuery, headKey, headValue, headContext) = (
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden),
-            UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+            UnsafeMutablePointer<Float>.allocate(capacity: longest * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: longest * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: longest * hidden),
+            UnsafeMutablePointer<Float>.allocate(capacity: longest * hidden)
         )
         defer {
             for buffer in [
@@ -151,13 +175,15 @@ struct BertEncoder: Sendable {
         }
         let (heads, headSize) = (configuration.headCount, hidden / configuration.headCount)
 
-        // Embeddings: word + position + token type 0, then layer norm.
+        // Embeddings: word + position (from 0 in each sequence) + token type 0, then layer norm.
         states.initialize(repeating: 0, count: rows * hidden)
-        for (position, id) in ids.enumerated() {
-            let row = states + position * hidden
-            file.addRow(Int(id), of: wordEmbeddings, to: row)
-            file.addRow(position, of: positionEmbeddings, to: row)
-            file.addRow(0, of: tokenTypeEmbeddings, to: row)
+        for (sequence, ids) in sequences.enumerated() {
+            for (position, id) in ids.enumerated() {
+                let row = states + (starts[sequence] + position) * hidden
+                file.addRow(Int(id), of: wordEmbeddings, to: row)
+                file.addRow(position, of: positionEmbeddings, to: row)
+                file.addRow(0, of: tokenTypeEmbeddings, to: row)
+            }
         }
         normalize(states, rows: rows, with: embeddingNorm)
 
@@ -172,52 +198,59 @@ struct BertEncoder: Sendable {
                     DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
                 ])
         }
-        for layer in layers {
-            linear(plan.projection, layer.query, states, query)
-            linear(plan.projection, layer.key, states, key)
-            linear(plan.projection, layer.value, states, value)
-            // Every head at once: scores = Q_h·K_hᵀ/√d, softmax, context_h = scores·V_h.
+        /// Every head of one sequence at once: scores = Q_h·K_hᵀ/√d, softmax, context_h = scores·V_h.
+        func attend(_ attention: MatrixProducts.Attention, rows: Int, from first: Int) {
             for row in 0..<rows {
                 for head in 0..<heads {
-                    let (from, to) = (row * hidden + head * headSize, (head * rows + row) * headSize)
+                    let (from, to) = ((first + row) * hidden + head * headSize, (head * rows + row) * headSize)
                     (headQuery + to).update(from: query + from, count: headSize)
                     (headValue + to).update(from: value + from, count: headSize)
                     for column in 0..<headSize { headKey[(head * headSize + column) * rows + row] = key[from + column] }
                 }
             }
             run(
-                plan.scores,
+                attention.scores,
                 [
                     DNNL_ARG_SRC: UnsafeRawPointer(headQuery), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headKey),
                     DNNL_ARG_DST: UnsafeRawPointer(scores),
                 ])
-            run(plan.softmax, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_DST: UnsafeRawPointer(scores)])
+            run(attention.softmax, [DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_DST: UnsafeRawPointer(scores)])
             run(
-                plan.context,
+                attention.context,
                 [
                     DNNL_ARG_SRC: UnsafeRawPointer(scores), DNNL_ARG_WEIGHTS: UnsafeRawPointer(headValue),
                     DNNL_ARG_DST: UnsafeRawPointer(headContext),
                 ])
             for row in 0..<rows {
                 for head in 0..<heads {
-                    (context + row * hidden + head * headSize).update(
+                    (context + (first + row) * hidden + head * headSize).update(
                         from: headContext + (head * rows + row) * headSize, count: headSize)
                 }
             }
-            // states = LayerNorm(context·Wᵀ + b + states)
-            linear(plan.projectionAdded, layer.attentionOutput, context, states)
+        }
+        for layer in layers {
+            linear(dense.projection, layer.query, states, query)
+            linear(dense.projection, layer.key, states, key)
+            linear(dense.projection, layer.value, states, value)
+            for (sequence, attention) in attentions.enumerated() {
+                attend(attention, rows: sequences[sequence].count, from: starts[sequence])
+            }
+            // states = LayerNorm(context·W + b + states)
+            linear(dense.projectionAdded, layer.attentionOutput, context, states)
             normalize(states, rows: rows, with: layer.attentionNorm)
-            // states = LayerNorm(GELU(states·W₁ᵀ + b₁)·W₂ᵀ + b₂ + states)
-            linear(plan.expansion, layer.intermediate, states, wide)
-            linear(plan.contractionAdded, layer.output, wide, states)
+            // states = LayerNorm(GELU(states·W₁ + b₁)·W₂ + b₂ + states)
+            linear(dense.expansion, layer.intermediate, states, wide)
+            linear(dense.contractionAdded, layer.output, wide, states)
             normalize(states, rows: rows, with: layer.outputNorm)
         }
 
-        var sum = [Float](repeating: 0, count: hidden)
-        for row in 0..<rows {
-            for column in 0..<hidden { sum[column] += states[row * hidden + column] }
+        return sequences.indices.map { sequence in
+            var sum = [Float](repeating: 0, count: hidden)
+            for row in starts[sequence]..<starts[sequence] + sequences[sequence].count {
+                for column in 0..<hidden { sum[column] += states[row * hidden + column] }
+            }
+            return sum
         }
-        return sum
     }
 
     /// Layer norm of each row in place: zero mean, unit variance, then the learned scale and shift.

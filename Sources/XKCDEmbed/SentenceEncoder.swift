@@ -29,13 +29,38 @@ public final class SentenceEncoder: Sendable {
     private let tokenizer: WordPieceTokenizer
     private let encoder: BertEncoder
     private let normalizes: Bool
+    /// The weights file, which the check's failure names.
+    private let weightsPath: String
+    /// The tokens the check embeds and the vector the converter made of them (nil for a model
+    /// converted before it wrote one: then any unit vector passes).
+    private let check: (ids: [Int32], vector: [Float]?)
 
     /// Maps `model.safetensors` in `modelDirectory` and checks it and the configuration against
-    /// each other: the tensors' names, shapes and byte ranges, the vocabulary's size, the pooling.
+    /// each other: the tensors' names, shapes and byte ranges, the vocabulary's size, the pooling,
+    /// and the vector its weights make of a known text (see ``open(modelDirectory:embedding:)``).
     ///
     /// - Throws: ``EmbedError/modelMissing(path:)`` when the directory or its weights file does
     ///   not exist, ``EmbedError/modelDamaged(path:reason:)`` for anything else wrong with it.
-    public init(modelDirectory: URL) throws(EmbedError) {
+    public convenience init(modelDirectory: URL) throws(EmbedError) {
+        try self.init(uncheckedAt: modelDirectory)
+        _ = try checkedEmbeddings(forTokenIDs: [])
+    }
+
+    /// Opens the model as ``init(modelDirectory:)`` does, and embeds `texts` in the same pass
+    /// over the weights as the check: for a process that opens the model to embed a query, for
+    /// which the check's pass of its own cost as much as the query's (docs/performance.md).
+    ///
+    /// - Throws: as ``init(modelDirectory:)``; no vectors come from weights that fail the check.
+    public static func open(
+        modelDirectory: URL, embedding texts: [String]
+    ) throws(EmbedError) -> (encoder: SentenceEncoder, vectors: [[Float]]) {
+        let encoder = try SentenceEncoder(uncheckedAt: modelDirectory)
+        let vectors = try encoder.checkedEmbeddings(forTokenIDs: texts.map(encoder.tokenIDs(for:)))
+        return (encoder, vectors)
+    }
+
+    /// Everything of ``init(modelDirectory:)`` but the check of the weights.
+    private init(uncheckedAt modelDirectory: URL) throws(EmbedError) {
         guard FileManager.default.fileExists(atPath: modelDirectory.path) else {
             throw .modelMissing(path: modelDirectory.path)
         }
@@ -84,44 +109,51 @@ public final class SentenceEncoder: Sendable {
             vocabularyAt: modelDirectory.appending(path: "vocab.txt"), expectedCount: configuration.vocabularySize)
         maximumTokens = sentenceConfiguration.maximumSequenceLength
         normalizes = modules.contains { $0.type == "sentence_transformers.models.Normalize" }
-        try checkWeights(path: file.path, metadata: file.metadata)
+        weightsPath = file.path
+        check = try Self.check(
+            in: file, tokenizer: tokenizer, maximumTokens: maximumTokens, dimensions: configuration.hiddenSize)
     }
 
     /// The text the model embeds when opened, to check its weights, when the model file holds
     /// no reference of its own.
     static let checkText = "comic"
 
-    /// Throws unless the model's weights make the vector of a known text that they made when the
-    /// model was converted: `__metadata__`'s `check_tokens` and `check_vector`, which
-    /// scripts/convert-model.py computes from the original weights. A model converted before
-    /// those were written must make a unit vector of ``checkText``.
+    /// The check's tokens and reference vector: `__metadata__`'s `check_tokens` and
+    /// `check_vector`, which scripts/convert-model.py computes from the original weights; a model
+    /// converted before those were written embeds ``checkText``, which must make a unit vector.
+    private static func check(
+        in file: ModelFile, tokenizer: WordPieceTokenizer, maximumTokens: Int, dimensions: Int
+    ) throws(EmbedError) -> (ids: [Int32], vector: [Float]?) {
+        guard let tokens = file.metadata["check_tokens"], let reference = file.metadata["check_vector"] else {
+            let pieces = tokenizer.pieceIDs(for: checkText)
+            return ([tokenizer.classifierID] + pieces + [tokenizer.separatorID], nil)
+        }
+        let ids = tokens.split(separator: " ").compactMap { Int32($0) }
+        let values = reference.split(separator: " ").compactMap { Float($0) }
+        guard (2...maximumTokens).contains(ids.count),
+            ids.allSatisfy({ $0 >= 0 && Int($0) < tokenizer.vocabularyCount }),
+            values.count == dimensions
+        else {
+            throw .modelDamaged(
+                path: file.path,
+                reason: "__metadata__'s check_tokens or check_vector is not what scripts/convert-model.py writes")
+        }
+        return (ids, values)
+    }
+
+    /// The embeddings of `sequences`, made in one pass with the check's tokens; throws unless the
+    /// weights make the check's vector (its cosine with the reference at least 0.99).
     ///
     /// Weights with NaN, infinities or zeros in any layer make NaN, a zero vector or another
     /// vector of every text, which would otherwise keep comics out of search by meaning without
-    /// a word. One pass over three tokens ([CLS], a word, [SEP]) reads every layer's weights,
-    /// which the first query reads anyway, for a fifth of the work of embedding a query.
-    private func checkWeights(path: String, metadata: [String: String]) throws(EmbedError) {
-        let vector: [Float]
-        var expected: [Float]?
-        if let tokens = metadata["check_tokens"], let reference = metadata["check_vector"] {
-            let ids = tokens.split(separator: " ").compactMap { Int32($0) }
-            let values = reference.split(separator: " ").compactMap { Float($0) }
-            guard (2...maximumTokens).contains(ids.count),
-                ids.allSatisfy({ $0 >= 0 && Int($0) < tokenizer.vocabularyCount }),
-                values.count == dimensions
-            else {
-                throw .modelDamaged(
-                    path: path,
-                    reason: "__metadata__'s check_tokens or check_vector is not what scripts/convert-model.py writes")
-            }
-            vector = embedding(forTokenIDs: ids)
-            expected = values
-        } else {
-            vector = embedding(for: Self.checkText)
-        }
+    /// a word. The check's few tokens ([CLS], a word, [SEP]) read every layer's weights, which
+    /// the sequences' pass reads anyway: alone, its pass cost a query process 6 ms.
+    private func checkedEmbeddings(forTokenIDs sequences: [[Int32]]) throws(EmbedError) -> [[Float]] {
+        let vectors = embeddings(forTokenIDs: [check.ids] + sequences)
+        let vector = vectors[0]
         var (dot, norm, expectedNorm): (Double, Double, Double) = (0, 0, 0)
         for (index, value) in vector.enumerated() {
-            let reference = Double(expected?[index] ?? value)
+            let reference = Double(check.vector?[index] ?? value)
             dot += Double(value) * reference
             norm += Double(value) * Double(value)
             expectedNorm += reference * reference
@@ -130,11 +162,12 @@ public final class SentenceEncoder: Sendable {
         let cosine = dot / (norm.squareRoot() * expectedNorm.squareRoot())
         guard cosine >= 0.99, !normalizes || abs(norm - 1) <= 1e-3 else {
             throw .modelDamaged(
-                path: path,
+                path: weightsPath,
                 reason:
                     "its weights are broken (NaN, infinite, zero or changed): its vector of a known text is not the one it made when converted"
             )
         }
+        return Array(vectors.dropFirst())
     }
 
     /// The ids the model reads for `text`: [CLS], the WordPiece ids cut to fit, [SEP].
@@ -179,10 +212,46 @@ public final class SentenceEncoder: Sendable {
     /// - Precondition: `ids` came from ``tokenIDs(for:)`` of this encoder (a programmer error
     ///   otherwise: they index the model's tables).
     public func embedding(forTokenIDs ids: [Int32]) -> [Float] {
+        embeddings(forTokenIDs: [ids])[0]
+    }
+
+    /// The embeddings of `texts`, as ``embedding(for:)`` makes each, in as few passes over the
+    /// weights as their length allows.
+    public func embeddings(for texts: [String]) -> [[Float]] {
+        embeddings(forTokenIDs: texts.map(tokenIDs(for:)))
+    }
+
+    /// Tokens a pass over the weights takes at most, of several sequences: its buffers grow
+    /// with them, and past a few hundred tokens a pass costs its products, not its reading.
+    private static let tokensPerPass = 512
+
+    /// The embeddings of `sequences`, several in a pass (up to ``tokensPerPass`` tokens).
+    private func embeddings(forTokenIDs sequences: [[Int32]]) -> [[Float]] {
         precondition(
-            ids.count <= maximumTokens && ids.allSatisfy { $0 >= 0 && Int($0) < tokenizer.vocabularyCount },
+            sequences.allSatisfy { ids in
+                ids.count <= maximumTokens && ids.allSatisfy { $0 >= 0 && Int($0) < tokenizer.vocabularyCount }
+            },
             "token ids that tokenIDs(for:) did not make")
-        var vector = encoder.summedHiddenStates(for: ids)
+        var vectors: [[Float]] = []
+        var start = sequences.startIndex
+        while start < sequences.endIndex {
+            var end = start + 1
+            var tokens = sequences[start].count
+            while end < sequences.endIndex, tokens + sequences[end].count <= Self.tokensPerPass {
+                tokens += sequences[end].count
+                end += 1
+            }
+            for (ids, sum) in zip(sequences[start..<end], encoder.summedHiddenStates(for: Array(sequences[start..<end]))) {
+                vectors.append(pooled(sum, tokenCount: ids.count))
+            }
+            start = end
+        }
+        return vectors
+    }
+
+    /// The sentence vector from the sum of a sequence's hidden states.
+    private func pooled(_ sum: [Float], tokenCount: Int) -> [Float] {
+        var vector = sum
         // Normalising makes the division of the sum by the token count (the mean) redundant.
         let scale: Float
         if normalizes {
@@ -190,7 +259,7 @@ public final class SentenceEncoder: Sendable {
             // sentence-transformers' Normalize divides by max(norm, 1e-12).
             scale = 1 / max(norm, 1e-12)
         } else {
-            scale = 1 / Float(ids.count)
+            scale = 1 / Float(tokenCount)
         }
         for index in vector.indices { vector[index] *= scale }
         return vector

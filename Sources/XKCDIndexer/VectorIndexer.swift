@@ -153,13 +153,13 @@ public struct VectorIndexer: Sendable {
             pending.removeAll { done.contains($0.id) }
         }
 
-        // For tests only: a first-class wait point between the vectors taken from the file
-        // (stored) and the comics to embed, so that a test's Ctrl-C lands in this step however
-        // fast the machine embeds. Unset, as everywhere but in those tests, it costs nothing.
-        if let gate = environmentVariable("XKCD_SEARCH_TEST_EMBEDDING_GATE") { await Self.wait(at: gate) }
-
         var state = IndexProgress(completed: 0, total: pending.count, failed: 0)
         progress(state)
+        // For tests only: a first-class wait point between the vectors taken from the file
+        // (stored) and the first progress (drawn on a terminal) on one side, and the comics to
+        // embed on the other, so that a test's Ctrl-C lands in this step however fast the
+        // machine embeds. Unset, as everywhere but in those tests, it costs nothing.
+        if let gate = environmentVariable("XKCD_SEARCH_TEST_EMBEDDING_GATE") { await Self.wait(at: gate) }
         for batch in stride(from: 0, to: pending.count, by: batchSize).map({
             pending[$0..<min($0 + batchSize, pending.count)]
         }) {

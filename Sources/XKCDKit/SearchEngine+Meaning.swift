@@ -113,12 +113,11 @@ extension SearchEngine {
     /// - Throws: ``SemanticSearchError`` when the model can't be used.
     func embeddings(of texts: [String]) throws -> (vectors: [[Float]], model: String) {
         guard let sentenceModel else { throw SemanticSearchError.noModel }
-        let encoder = try sentenceModel.encoder().get()
-        let vectors = texts.map(encoder.embedding(for:))
+        let (vectors, model) = try sentenceModel.embeddings(of: texts).get()
         // NaN from weights damaged where only some words reach them (the check when the model
         // was opened embeds one known text).
         guard vectors.allSatisfy(ComicVector.isUnitLength) else { throw SemanticSearchError.unusableEmbedding }
-        return (vectors, encoder.identity)
+        return (vectors, model)
     }
 
     /// Each comic's cosine similarity (by number) to the nearest of `vectors`, and which of

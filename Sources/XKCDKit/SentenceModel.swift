@@ -49,20 +49,44 @@ public final class SentenceModel: Sendable {
     /// The encoder, loaded on first use; the same result every later call.
     public func encoder() -> Result<SentenceEncoder, SemanticSearchError> {
         loaded.withLock { loaded in
-            if let loaded { return loaded }
-            let result: Result<SentenceEncoder, SemanticSearchError>
-            if let directory {
-                do throws(EmbedError) {
-                    result = .success(try SentenceEncoder(modelDirectory: directory))
-                } catch {
-                    result = .failure(.model(error))
-                }
-            } else {
-                result = .failure(.noModel)
-            }
-            loaded = result
-            return result
+            load(into: &loaded) { directory throws(EmbedError) in try SentenceEncoder(modelDirectory: directory) }
         }
+    }
+
+    /// The vectors of `texts` and the identity of the model that made them. A first use loads
+    /// the model and embeds `texts` in the same pass over its weights as its check
+    /// (`SentenceEncoder.open(modelDirectory:embedding:)`): for a one-shot search, half the work of
+    /// embedding its query.
+    public func embeddings(of texts: [String]) -> Result<(vectors: [[Float]], model: String), SemanticSearchError> {
+        var first: [[Float]]?
+        let result = loaded.withLock { loaded in
+            load(into: &loaded) { directory throws(EmbedError) in
+                let (encoder, vectors) = try SentenceEncoder.open(modelDirectory: directory, embedding: texts)
+                first = vectors
+                return encoder
+            }
+        }
+        return result.map { encoder in (first ?? encoder.embeddings(for: texts), encoder.identity) }
+    }
+
+    /// `loaded`, or what `open` makes of the model directory when nothing was loaded yet.
+    private func load(
+        into loaded: inout Result<SentenceEncoder, SemanticSearchError>?,
+        _ open: (URL) throws(EmbedError) -> SentenceEncoder
+    ) -> Result<SentenceEncoder, SemanticSearchError> {
+        if let loaded { return loaded }
+        let result: Result<SentenceEncoder, SemanticSearchError>
+        if let directory {
+            do throws(EmbedError) {
+                result = .success(try open(directory))
+            } catch {
+                result = .failure(.model(error))
+            }
+        } else {
+            result = .failure(.noModel)
+        }
+        loaded = result
+        return result
     }
 }
 

@@ -31,8 +31,9 @@ struct XKCDSearch: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 }
 
-/// Runs the command line: a plain `search` (``XKCDSearch/Search/Request/init(plainArguments:)``)
-/// before ArgumentParser is asked anything, the rest through ArgumentParser.
+/// Runs the command line: a plain `search` or `relevant`
+/// (``XKCDSearch/Search/Request/init(plainArguments:command:)``) before ArgumentParser is asked
+/// anything, the rest through ArgumentParser.
 ///
 /// Only the REPL runs as a Swift task (it awaits its line editor and the indexer); every other
 /// command is synchronous and runs on the main thread, which spares them the start of Swift's
@@ -49,6 +50,11 @@ enum Entry {
             {
                 try request.runAsProcess()
             }
+            if arguments.first == "relevant",
+                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()), command: .relevant)
+            {
+                try XKCDSearch.Relevant.runAsProcess(request)
+            }
             var command: any ParsableCommand
             do {
                 command = try XKCDSearch.parseAsRoot(arguments)
@@ -57,6 +63,7 @@ enum Entry {
             }
             if command is any AsyncParsableCommand { runAsTask(ParsedCommand(command: command)) }
             if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
+            if let relevant = command as? XKCDSearch.Relevant { try XKCDSearch.Relevant.runAsProcess(relevant.request) }
             try command.run()
         } catch {
             Terminal.exit(XKCDSearch.self, withError: error)

@@ -443,18 +443,25 @@ struct ImageCommandTests {
         }
     }
 
-    /// Ctrl-C while the comics are embedded (the progress bar on a terminal says when).
+    /// Ctrl-C while the comics are embedded (the progress bar on a terminal says when). The run
+    /// waits at the embedding gate (a FIFO) with its first progress drawn and nothing embedded
+    /// until the test closes it after its Ctrl-C: before, a fast machine could embed the 33
+    /// fixture comics before the Ctrl-C landed.
     @Test(.enabled(if: REPLCommandTests.hasPexpect)) func ctrlCStopsIndexImagesWhileEmbedding() async throws {
         try await withImageSandbox { images in
             let script = #"""
                 import os, sys, pexpect
                 binary, db, corpus, base, home = sys.argv[1:6]
-                env = dict(os.environ, HOME=home, TERM="xterm", NO_COLOR="1")
+                gate = os.path.join(home, "embedding-gate")
+                os.mkfifo(gate, 0o600)
+                env = dict(os.environ, HOME=home, TERM="xterm", NO_COLOR="1", XKCD_SEARCH_TEST_EMBEDDING_GATE=gate)
                 env.update({"XDG_%s_HOME" % kind.upper(): os.path.join(home, kind) for kind in ("cache", "data", "state", "config")})
                 p = pexpect.spawn(binary, ["index", "--db", db, "--mirror", corpus, "--images", "--image-url", base],
                                   env=env, encoding="utf-8", timeout=600, dimensions=(24, 100))
                 p.expect_exact("embedding ")
                 p.sendintr()
+                # Opening waits for the run to reach the gate; closing lets it go on, interrupted.
+                os.close(os.open(gate, os.O_WRONLY))
                 p.expect(pexpect.EOF); p.close()
                 assert p.exitstatus == 130, (p.exitstatus, p.signalstatus, p.before)
                 assert "interrupted: the index keeps its" in p.before, p.before

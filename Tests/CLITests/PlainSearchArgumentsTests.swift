@@ -16,6 +16,11 @@ import _XKCDTestSupport
         (try? XKCDSearch.Search.parseAsRoot(arguments) as? XKCDSearch.Search)?.request
     }
 
+    /// ArgumentParser's reading of `relevant` with `arguments`, or nil when it refuses them.
+    private func parsedRelevant(_ arguments: [String]) -> Request? {
+        (try? XKCDSearch.parseAsRoot(["relevant"] + arguments) as? XKCDSearch.Relevant)?.request
+    }
+
     @Test(arguments: [
         (["nebraska", "dependency"], Request(words: ["nebraska", "dependency"])),
         (
@@ -72,6 +77,38 @@ import _XKCDTestSupport
             #expect(parsed(arguments) == plain, "arguments: \(arguments)")
         }
         #expect(accepted > 250)
+    }
+
+    /// `relevant` takes the same plain arguments but `--exact`, `--oneline` and `--page`, and
+    /// shows 5 comics unless told: read as ArgumentParser reads them, or left to it.
+    @Test(arguments: [
+        (["our", "build", "takes", "twenty", "minutes"], Request(words: ["our", "build", "takes", "twenty", "minutes"], limit: 5)),
+        (["--db", "/tmp/x.sqlite", "-", "--json"], Request(database: "/tmp/x.sqlite", words: ["-"], limit: 5, json: true)),
+        (["--color", "always", "--limit", "12", "-v", "--", "-a", "b"], Request(words: ["-a", "b"], color: .always, limit: 12, verbose: true)),
+        (["--exact", "a"], nil), (["--oneline", "a"], nil), (["--page", "2", "a"], nil), (["--limit", "0", "a"], nil),
+        (["--json"], nil), (["--help"], nil), (["--no-pager", "a"], nil),
+    ])
+    func relevantArgumentsAreReadAsArgumentParserReadsThem(arguments: [String], expected: Request?) {
+        #expect(Request(plainArguments: arguments, command: .relevant) == expected)
+        if let expected { #expect(parsedRelevant(arguments) == expected) }
+    }
+
+    @Test func randomRelevantArgumentsAgreeWithArgumentParser() {
+        var random = SplitMix64(seed: 0x7265_6c65_7661_6e74)  // "relevant"
+        let pieces = [
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db",
+            "--color", "--limit", "--page", "never", "always", "0", "1", "5", "1000", "1001", "-3", "", "--db=x",
+            "é", "--help",
+        ]
+        var accepted = 0
+        for _ in 0..<3_000 {
+            let arguments = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)!
+            }
+            guard let plain = Request(plainArguments: arguments, command: .relevant) else { continue }
+            accepted += 1
+            #expect(parsedRelevant(arguments) == plain, "arguments: \(arguments)")
+        }
+        #expect(accepted > 150)
     }
 
     /// The next page's command keeps the index, the page size and the words as typed, quoted

@@ -93,6 +93,23 @@ func cosine(_ a: [Float], _ b: [Float]) -> Float {
         #expect(cosine(query, near) > cosine(query, far) + 0.2)
     }
 
+    /// Texts embedded together share each pass over the weights, and each attends only to its
+    /// own tokens: they make the vectors each makes alone, opened with the model too (in the
+    /// pass of the model's check).
+    @Test func textsEmbeddedTogetherMakeTheVectorsEachMakesAlone() throws {
+        let encoder = try realEncoder()
+        // Longer together than one pass takes: they are split between passes.
+        let texts = Reference.shared.cases.map(\.text)
+        let alone = texts.map { encoder.embedding(for: $0) }
+        let together = encoder.embeddings(for: texts)
+        let opened = try SentenceEncoder.open(modelDirectory: try realModelDirectory(), embedding: texts).vectors
+        #expect(together.count == texts.count && opened.count == texts.count)
+        for (index, vector) in alone.enumerated() {
+            #expect(cosine(vector, together[index]) > 0.99999, "\(texts[index].prefix(40))")
+            #expect(cosine(vector, opened[index]) > 0.99999, "\(texts[index].prefix(40))")
+        }
+    }
+
     @Test func embedsOnSeveralThreadsAtOnce() async throws {
         let encoder = try realEncoder()
         // Each text twice, so that tasks meet the same token count at once (the encoder makes its

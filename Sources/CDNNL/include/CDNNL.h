@@ -18,7 +18,7 @@
     X(primitive_attr_create) X(primitive_attr_set_post_ops) X(primitive_attr_set_output_scales) \
     X(primitive_attr_set_scratchpad_mode) X(primitive_attr_destroy) \
     X(primitive_desc_create) X(primitive_desc_query_md) X(primitive_desc_destroy) \
-    X(primitive_create) X(primitive_execute) X(primitive_destroy)
+    X(primitive_create) X(primitive_execute) X(primitive_destroy) X(set_jit_profiling_flags)
 
 /// oneDNN's functions, each with its own signature: `functions->engine_create(&engine, dnnl_cpu, 0)`.
 struct xkcd_dnnl_functions {

@@ -30,7 +30,9 @@ extension XKCDSearch {
         var words: [String]
 
         @Option(help: "How many comics to show.")
-        var limit = 5
+        var limit = defaultLimit
+
+        static let defaultLimit = 5
 
         @Flag(
             help:
@@ -46,15 +48,39 @@ extension XKCDSearch {
         }
 
         func run() throws {
+            if try !Self.findAndPrint(request).found { throw ExitCode(1) }
+        }
+
+        /// What the parsed options ask for, in the form the plain reader gives them
+        /// (``XKCDSearch/Search/Request/init(plainArguments:command:)``).
+        var request: Search.Request {
+            Search.Request(
+                database: global.db, words: words, color: global.color, limit: limit, json: json,
+                verbose: global.verbose)
+        }
+
+        /// `request` as the whole of the process's work, which exits with its status; the index
+        /// and the model are left for the exit to close, as `search` leaves them
+        /// (``XKCDSearch/Search/Request/runAsProcess()``).
+        static func runAsProcess(_ request: Search.Request) throws -> Never {
+            let (engine, found) = try findAndPrint(request)
+            withExtendedLifetime(engine) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
+        }
+
+        /// Returns the engine, whose connection closes when the caller lets it go, and whether
+        /// any comic was found.
+        static func findAndPrint(_ request: Search.Request) throws -> (engine: SearchEngine, found: Bool) {
             // Standard input is kept to the limit and a little more, and counted whole.
-            var text = words.joined(separator: " ")
+            var text = request.words.joined(separator: " ")
             var byteCount: Int?
-            if words == ["-"] { (text, byteCount) = StandardInput.read(keeping: SearchEngine.maximumPassageLength) }
-            let logger = GlobalOptions.makeLogger(verbose: global.verbose)
+            if request.words == ["-"] {
+                (text, byteCount) = StandardInput.read(keeping: SearchEngine.maximumPassageLength)
+            }
+            let logger = GlobalOptions.makeLogger(verbose: request.verbose)
             let engine = SearchEngine(
-                database: try GlobalOptions.openDatabase(at: global.db, connections: .readOnly, logger: logger),
+                database: try GlobalOptions.openDatabase(at: request.database, connections: .readOnly, logger: logger),
                 sentenceModel: .located(), logger: logger)
-            var found = try engine.relevant(to: text, limit: limit)
+            var found = try engine.relevant(to: text, limit: request.limit)
             if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
             if let cutFrom = found.cutFrom {
                 Terminal.printError(
@@ -62,12 +88,14 @@ extension XKCDSearch {
                 )
             }
             if let problem = found.semanticProblem { Terminal.printError(Advice.line(for: problem)) }
-            if json {
+            if request.json {
                 try JSONOutput.print(RelevantDocument(found))
             } else {
-                print(RelevantOutput.text(found, color: global.usesColor, width: Terminal.width ?? 100), terminator: "")
+                print(
+                    RelevantOutput.text(found, color: Terminal.usesColor(request.color), width: Terminal.width ?? 100),
+                    terminator: "")
             }
-            if found.results.isEmpty { throw ExitCode(1) }
+            return (engine, !found.results.isEmpty)
         }
     }
 }

@@ -1,17 +1,28 @@
 import XKCDCommandLine
 
 extension XKCDSearch.Search.Request {
-    /// Reads the plainest `search` arguments (words, `--db`, `--json`, `--exact`, `--oneline`, `--color`,
-    /// `--limit`, `--page`, `--verbose`, `--`) as ArgumentParser reads them, or returns nil for anything
-    /// else, which ArgumentParser then reads: help, other spellings, a value it would refuse.
+    /// The commands read by ``init(plainArguments:command:)``.
+    enum PlainCommand {
+        /// `search`, which reads all the options below.
+        case search
+        /// `relevant`, which reads no `--exact`, `--oneline` nor `--page`, and shows 5 comics
+        /// unless told.
+        case relevant
+    }
+
+    /// Reads the plainest `search` (or `relevant`) arguments (words, `--db`, `--json`, `--exact`,
+    /// `--oneline`, `--color`, `--limit`, `--page`, `--verbose`, `--`) as ArgumentParser reads them,
+    /// or returns nil for anything else, which ArgumentParser then reads: help, other spellings, a
+    /// value it would refuse, an option the command does not take.
     ///
     /// Why a second reader: ArgumentParser's first parse in a process builds a description of
     /// every option and looks up protocol conformances across the whole binary, which is more
     /// work than the search itself (a plain search process does 2.7 times the work without this
     /// reader; docs/performance.md). ArgumentParser still defines, documents and checks every
     /// option, and a test holds this reader to its results.
-    init?(plainArguments arguments: [String]) {
+    init?(plainArguments arguments: [String], command: PlainCommand = .search) {
         words = []
+        if command == .relevant { limit = XKCDSearch.Relevant.defaultLimit }
         var index = arguments.startIndex
         // Options read so far: a repeat is left to ArgumentParser.
         var seen: Set<String> = []
@@ -38,10 +49,10 @@ extension XKCDSearch.Search.Request {
                     guard firstTime(argument) else { return nil }
                     json = true
                 case "--exact":
-                    guard firstTime(argument) else { return nil }
+                    guard command == .search, firstTime(argument) else { return nil }
                     exact = true
                 case "--oneline":
-                    guard firstTime(argument) else { return nil }
+                    guard command == .search, firstTime(argument) else { return nil }
                     oneline = true
                 case "-v", "--verbose":
                     guard firstTime("--verbose") else { return nil }
@@ -62,7 +73,8 @@ extension XKCDSearch.Search.Request {
                     else { return nil }
                     limit = number
                 case "--page":
-                    guard let number = value(of: argument).flatMap({ Int($0) }), number >= 1 else { return nil }
+                    guard command == .search, let number = value(of: argument).flatMap({ Int($0) }), number >= 1
+                    else { return nil }
                     page = number
                 default: return nil
                 }
