@@ -84,7 +84,9 @@ struct BertEncoder: Sendable {
         guard file.metadata["dense_weights"] == Self.denseWeightsLayout else {
             throw .modelDamaged(
                 path: file.path,
-                reason: "converted by an older scripts/convert-model.py: its dense weights are not stored [inputs, outputs]")
+                reason:
+                    "converted by an older scripts/convert-model.py: its dense weights are not stored [inputs, outputs]"
+            )
         }
         let converted = ConvertedFloats(file)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {

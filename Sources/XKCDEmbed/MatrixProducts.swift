@@ -105,7 +105,8 @@ final class MatrixProducts: @unchecked Sendable {
 
     /// The plan for `rows` in `plans`, made and kept when missing. Two threads meeting a new
     /// count at once may both make it; the first kept wins.
-    private func plan<Plan: Sendable>(_ rows: Int, in plans: borrowing Mutex<[Int: Plan]>, make: (Int) -> Plan) -> Plan {
+    private func plan<Plan: Sendable>(_ rows: Int, in plans: borrowing Mutex<[Int: Plan]>, make: (Int) -> Plan) -> Plan
+    {
         oneThread()
         if let plan = plans.withLock({ $0[rows] }) { return plan }
         let plan = make(rows)

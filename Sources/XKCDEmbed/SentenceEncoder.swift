@@ -241,7 +241,9 @@ public final class SentenceEncoder: Sendable {
                 tokens += sequences[end].count
                 end += 1
             }
-            for (ids, sum) in zip(sequences[start..<end], encoder.summedHiddenStates(for: Array(sequences[start..<end]))) {
+            for (ids, sum) in zip(
+                sequences[start..<end], encoder.summedHiddenStates(for: Array(sequences[start..<end])))
+            {
                 vectors.append(pooled(sum, tokenCount: ids.count))
             }
             start = end

@@ -51,7 +51,8 @@ enum Entry {
                 try request.runAsProcess()
             }
             if arguments.first == "relevant",
-                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()), command: .relevant)
+                let request = XKCDSearch.Search.Request(
+                    plainArguments: Array(arguments.dropFirst()), command: .relevant)
             {
                 try XKCDSearch.Relevant.runAsProcess(request)
             }

@@ -82,9 +82,18 @@ import _XKCDTestSupport
     /// `relevant` takes the same plain arguments but `--exact`, `--oneline` and `--page`, and
     /// shows 5 comics unless told: read as ArgumentParser reads them, or left to it.
     @Test(arguments: [
-        (["our", "build", "takes", "twenty", "minutes"], Request(words: ["our", "build", "takes", "twenty", "minutes"], limit: 5)),
-        (["--db", "/tmp/x.sqlite", "-", "--json"], Request(database: "/tmp/x.sqlite", words: ["-"], limit: 5, json: true)),
-        (["--color", "always", "--limit", "12", "-v", "--", "-a", "b"], Request(words: ["-a", "b"], color: .always, limit: 12, verbose: true)),
+        (
+            ["our", "build", "takes", "twenty", "minutes"],
+            Request(words: ["our", "build", "takes", "twenty", "minutes"], limit: 5)
+        ),
+        (
+            ["--db", "/tmp/x.sqlite", "-", "--json"],
+            Request(database: "/tmp/x.sqlite", words: ["-"], limit: 5, json: true)
+        ),
+        (
+            ["--color", "always", "--limit", "12", "-v", "--", "-a", "b"],
+            Request(words: ["-a", "b"], color: .always, limit: 12, verbose: true)
+        ),
         (["--exact", "a"], nil), (["--oneline", "a"], nil), (["--page", "2", "a"], nil), (["--limit", "0", "a"], nil),
         (["--json"], nil), (["--help"], nil), (["--no-pager", "a"], nil),
     ])

@@ -25,7 +25,8 @@ import _XKCDTestSupport
         let openers: [(String, () throws(EmbedError) -> Void)] = [
             ("init", { () throws(EmbedError) in _ = try SentenceEncoder(modelDirectory: directory) }),
             (
-                "open", { () throws(EmbedError) in
+                "open",
+                { () throws(EmbedError) in
                     _ = try SentenceEncoder.open(modelDirectory: directory, embedding: ["a query"])
                 }
             ),
