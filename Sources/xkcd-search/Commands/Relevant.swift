@@ -13,7 +13,8 @@ extension XKCDSearch {
                 Give a paragraph someone wrote (a situation, a few lines of a discussion) as \
                 arguments, or '-' to read it from standard input. The comics are ranked by how well \
                 they fit it, each with why: the passage's words it holds, its own text that holds \
-                them, and the sentence of the passage nearest to it in meaning. Up to 64 KB are \
+                them, the sentence of the passage nearest to it in meaning, whether the passage names \
+                its title, and how many other explanations link to it. Up to 64 KB are \
                 read; a longer passage is cut at a sentence end, and a line on standard error says so.
 
                 Examples:
@@ -36,7 +37,7 @@ extension XKCDSearch {
 
         @Flag(
             help:
-                "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity}}]."
+                "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity, holdsTitle, linkedFrom}}]."
         )
         var json = false
 
