@@ -93,19 +93,17 @@ extension SearchEngine {
             similarities, into: &ranking, excluding: excluded, weight: Self.meaningWeight,
             nearestCount: Self.meaningCandidates, titleBonus: Self.titleWeight,
             prior: { ids in
-                try Self.linkPrior(of: ids, weight: Self.linkWeight, fullAt: Self.linksForFullPrior, in: view)
+                Self.linkPrior(
+                    counts: try view.linkingCounts(to: ids), weight: Self.linkWeight, fullAt: Self.linksForFullPrior)
             })
     }
 
-    /// What each of `ids` gains for the comics whose explanations link to it: `weight` ×
-    /// log(1 + links) / log(1 + `fullAt`), at most `weight`. The comics explain xkcd keeps coming
-    /// back to are the ones people keep linking.
-    static func linkPrior(of ids: [Comic.ID], weight: Double, fullAt links: Int, in view: ComicDatabase.SearchView)
-        throws -> [Comic.ID: Double]
-    {
-        guard weight > 0 else { return [:] }
+    /// What each comic gains for the `counts` of other comics' explanations that link to it:
+    /// `weight` × log(1 + links) / log(1 + `fullAt`), at most `weight`. The comics explain xkcd
+    /// keeps coming back to are the ones people keep linking.
+    static func linkPrior(counts: [Comic.ID: Int], weight: Double, fullAt links: Int) -> [Comic.ID: Double] {
         let full = log(1 + Double(max(links, 1)))
-        return try view.linkingCounts(to: ids).mapValues { count in weight * min(1, log(1 + Double(count)) / full) }
+        return counts.mapValues { count in weight * min(1, log(1 + Double(count)) / full) }
     }
 
     /// The sentence vectors of `texts`, and the identity of the model that made them.

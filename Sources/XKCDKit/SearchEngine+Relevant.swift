@@ -178,6 +178,8 @@ extension SearchEngine {
             }
 
             var semanticProblem: SemanticSearchError?
+            // How many explanations link to each comic, as far as read.
+            var linkedFrom: [Comic.ID: Int] = [:]
             var sentences: [String] = []
             var nearestSentence: [Int] = []
             do {
@@ -187,9 +189,12 @@ extension SearchEngine {
                 let model = embedded.model
                 let lexical = ranking
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
+                // The link counts read for the fused candidates are the reasons' too.
                 func linkPrior(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
-                    try Self.linkPrior(
-                        of: ids, weight: settings.linkWeight, fullAt: settings.linksForFullPrior, in: view)
+                    let counts = try view.linkingCounts(to: ids)
+                    for id in ids { linkedFrom[id] = counts[id, default: 0] }
+                    return Self.linkPrior(
+                        counts: counts, weight: settings.linkWeight, fullAt: settings.linksForFullPrior)
                 }
                 try fuse(
                     best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest,
@@ -230,7 +235,9 @@ extension SearchEngine {
             // Words in half the comics or more ("the", "that") rank little and explain nothing.
             let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
             let held = try view.words(telling, heldBy: pageIDs)
-            let linkedFrom = try view.linkingCounts(to: pageIDs)
+            // Read here only for comics the fusion did not read (ranked by words alone).
+            let unread = pageIDs.filter { linkedFrom[$0] == nil }
+            linkedFrom.merge(try view.linkingCounts(to: unread)) { read, _ in read }
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]

@@ -273,7 +273,8 @@ enum Sample {
                 ])) == [2347])
     }
 
-    @Test func rankingPutsTheExactTitleFirstAndScoresAreStemmed() throws {
+    /// #149 (Sandwich), whose explanation names a dependency, and #2347 (Dependency), ranked.
+    private func indexSandwichAndDependency() throws {
         try database.apply([
             ComicUpdate(
                 id: 149, comic: .fetched(Sample.sandwich, at: Date()),
@@ -282,6 +283,10 @@ enum Sample {
             ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
         ])
         try database.rebuildRankingIndex()
+    }
+
+    @Test func rankingPutsTheExactTitleFirstAndScoresAreStemmed() throws {
+        try indexSandwichAndDependency()
         let scores = try database.readTermScores(for: ["dependency"])
         #expect(Set(scores.candidates) == [149, 2347])
         #expect(scores.score(2347) > scores.score(149) + 50)
@@ -292,13 +297,7 @@ enum Sample {
 
     /// What `relevant` lifts: a comic whose title's every word (by stem) the words hold.
     @Test func termScoresSayWhoseWholeTitleTheWordsHold() throws {
-        try database.apply([
-            ComicUpdate(
-                id: 149, comic: .fetched(Sample.sandwich, at: Date()),
-                explanation: .fetched(Sample.explanation(149, "A sandwich, made with sudo."), at: Date())),
-            ComicUpdate(id: 2347, comic: .fetched(Sample.dependency, at: Date()), explanation: .unchanged),
-        ])
-        try database.rebuildRankingIndex()
+        try indexSandwichAndDependency()
         let scores = try database.readTermScores(for: ["our", "dependencies", "and", "a", "sandwich"])
         #expect(scores.holdsWholeTitle(of: 2347) && scores.holdsWholeTitle(of: 149))
         let sudo = try database.readTermScores(for: ["sudo", "sandwiches"])

@@ -131,17 +131,10 @@ extension QueryTerms {
                 }
             }
         }
-        // Titles the query holds every word of (by stem): a passage that names what a comic is
-        // about often names its title ("automation", "random number"), which is no quote.
-        var wholeTitles = [Bool](repeating: false, count: size)
-        for id in candidates {
-            let titleLength = Int(lengths.lengths[id * fieldCount])
-            wholeTitles[id] = titleLength > 0 && Int(titleMatched[id]) >= titleLength
-        }
         return TermScores(
             stems: stems, unknownWords: unknownWords, unseenWords: unseenWords,
             documentCounts: documentCounts, scores: scores, matchedStems: matched, fieldMatches: fieldMatches,
-            wholeTitles: wholeTitles, candidates: candidates,
+            fieldLengths: lengths.lengths, candidates: candidates,
             documentCount: lengths.documentCount, isFromCurrentIndex: lengths.isCurrent)
     }
 }

@@ -21,9 +21,9 @@ public struct TermScores: Sendable {
     /// How many of `stems` each field holds: `fieldMatches[id * 4 + field]`, fields in the
     /// order title, alt, transcript, explanation.
     public var fieldMatches: [UInt8]
-    /// Whether the query holds every word of the comic's title (by stem, as often as the title
-    /// has words), by comic id; empty when ``scores`` is.
-    public var wholeTitles: [Bool]
+    /// Each field's length in tokens, `fieldLengths[id * 4 + field]`, as the ranking index holds
+    /// them (shared with its cache, not copied).
+    var fieldLengths: [Float]
     /// Ids of the comics holding at least one stem, ascending.
     public var candidates: [Comic.ID]
     /// How many comics the index holds.
@@ -42,7 +42,13 @@ public struct TermScores: Sendable {
         id < scores.count ? scores[id] : 0
     }
 
+    /// Whether the query holds every word of the comic's title (by stem, as many stems as the
+    /// title has words): a passage that names what a comic is about often names its title
+    /// ("automation", "random number"), which is no quote.
     public func holdsWholeTitle(of id: Comic.ID) -> Bool {
-        id < wholeTitles.count && wholeTitles[id]
+        let fields = RankingIndex.fieldCount
+        guard id >= 0, id * fields < fieldMatches.count, id * fields < fieldLengths.count else { return false }
+        let titleLength = Int(fieldLengths[id * fields])
+        return titleLength > 0 && Int(fieldMatches[id * fields]) >= titleLength
     }
 }
