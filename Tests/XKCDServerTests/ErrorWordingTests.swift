@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import Testing
 import XKCDKit
@@ -22,7 +21,7 @@ struct ErrorWordingTests {
             configuration: .init(port: 0, requestDeadline: .seconds(600)), database: database,
             imagesDirectory: directory.appendingPathComponent("images"),
             logger: Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().testLive { client in
+        try await server.testLive { client in
             try await client.execute(uri: "/api/comics/latest", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
@@ -42,7 +41,7 @@ struct ErrorWordingTests {
             sentenceModel: SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model")),
             logger: Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
         let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
-        try await server.makeApplication().testLive { client in
+        try await server.testLive { client in
             let query = description.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             try await client.execute(uri: "/api/search?q=\(query)", method: .get) { response in
                 #expect(response.status == .ok, "\(text(response))")

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
@@ -22,7 +21,7 @@ struct FavouriteRouteTests {
     @Test func putListAndDeleteAFavourite() async throws {
         let harness = try await Harness.build()
         let library = Library(database: harness.database)
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             for _ in 0..<2 {
                 try await client.execute(
                     uri: "/api/favourites/327", method: .put, headers: sameOrigin,
@@ -83,7 +82,7 @@ struct FavouriteRouteTests {
     func changesFromAnotherSiteOrNotJSONAre403(headers: [HTTPField.Name: String], code: String) async throws {
         let harness = try await Harness.make()
         let fields = HTTPFields(headers.map { HTTPField(name: $0.key, value: $0.value) })
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(
                 uri: "/api/favourites/327", method: .put, headers: fields, body: body(#"{"tags": []}"#)
             ) { response in
@@ -98,7 +97,7 @@ struct FavouriteRouteTests {
     /// browser then sends no PUT at all.
     @Test func anotherSitesPreflightIsNotGranted() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let preflight: HTTPFields = [.origin: "https://evil.example", .accessControlRequestMethod: "PUT"]
             try await client.execute(uri: "/api/favourites/327", method: .options, headers: preflight) { response in
                 #expect(response.headers[.accessControlAllowOrigin] == nil)
@@ -109,7 +108,7 @@ struct FavouriteRouteTests {
 
     @Test func curlWithoutOriginMayChangeThem() async throws {
         let harness = try await Harness.build()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let curl: HTTPFields = [
                 .contentType: "application/json; charset=utf-8", HTTPField.Name("Sec-Fetch-Site")!: "none",
             ]
@@ -134,7 +133,7 @@ struct FavouriteRouteTests {
     func badBodiesAndComicsAreRefused(uri: String, sent: String, status: HTTPResponse.Status, code: String) async throws
     {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: uri, method: .put, headers: sameOrigin, body: body(sent)) { response in
                 #expect(response.status == status, "\(uri) \(sent): \(text(response))")
                 #expect(errorCode(response) == code, "\(uri) \(sent): \(text(response))")
@@ -147,7 +146,7 @@ struct FavouriteRouteTests {
     @Test func aLargeBodyIs413() async throws {
         let harness = try await Harness.make()
         let tags = "[" + Array(repeating: #""sql""#, count: 20_000).joined(separator: ",") + "]"
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(
                 uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": \#(tags)}"#)
             ) { response in
@@ -161,7 +160,7 @@ struct FavouriteRouteTests {
     @Test func readOnlyRefusesChangesButLists() async throws {
         let harness = try await Harness.make()
         let server = harness.server(.init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)))
-        try await server.makeApplication().testLive { client in
+        try await server.testLive { client in
             try await client.execute(
                 uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)
             ) { response in
@@ -186,7 +185,7 @@ struct FavouriteRouteTests {
             configuration: .init(port: 0, requestDeadline: .seconds(600)), database: readOnly,
             imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().testLive { client in
+        try await server.testLive { client in
             try await client.execute(
                 uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)
             ) { response in
@@ -198,7 +197,7 @@ struct FavouriteRouteTests {
 
     @Test func otherMethodsAre405NamingTheAllowedOnes() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/favourites/327", method: .get) { response in
                 #expect(response.status == .methodNotAllowed)
                 #expect(response.headers[.allow] == "PUT, DELETE")

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import NIOCore
 import Synchronization
@@ -83,7 +82,7 @@ struct ImageRouteTests {
         let path = FixtureServer.imagePath("exploits_of_a_mom.png")
         let expected = try Fixtures.image("exploits_of_a_mom.png")
         harness.fixtures.holdAnswers()
-        try await harness.server(base).makeApplication().testLive { client in
+        try await harness.server(base).testLive { client in
             let port = try #require(client.port)
             let answers = try await withThrowingTaskGroup(of: (status: Int, type: String?, body: Data).self) { group in
                 for _ in 0..<4 { group.addTask { try await get(port, "/images/327") } }
@@ -121,7 +120,7 @@ struct ImageRouteTests {
         defer { Task { await harness.fixtures.stop() } }
         let path = FixtureServer.imagePath("password_strength.png")
         harness.fixtures.setFault(.body(try Fixtures.image("damaged.png")), forPath: path)
-        try await harness.server(base).makeApplication().testLive { client in
+        try await harness.server(base).testLive { client in
             try await client.execute(uri: "/images/936", method: .get) { response in
                 #expect(response.status == .badGateway)
                 #expect(errorCode(response) == "bad-image", "\(text(response))")
@@ -143,7 +142,7 @@ struct ImageRouteTests {
         let offline = FixtureServer()
         let nothingThere = try await offline.start()
         await offline.stop()
-        try await harness.server(nothingThere).makeApplication().testLive { client in
+        try await harness.server(nothingThere).testLive { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "image-unavailable", "\(text(response))")
@@ -155,7 +154,7 @@ struct ImageRouteTests {
         defer { Task { await harness.fixtures.stop() } }
         let path = FixtureServer.imagePath("password_strength.png")
         harness.fixtures.setFault(.status(503), forPath: path)
-        try await harness.server(base).makeApplication().testLive { client in
+        try await harness.server(base).testLive { client in
             try await client.execute(uri: "/images/936", method: .get) { #expect($0.status == .notFound) }
             let asked = harness.fixtures.requestCount(forPath: path)
             #expect(asked >= 1)
@@ -173,7 +172,7 @@ struct ImageRouteTests {
 
     @Test func comicsWithoutAnImageOrUnknown() async throws {
         let harness = try ImageHarness()
-        try await harness.server(URL(string: "http://127.0.0.1:9")!).makeApplication().testLive { client in
+        try await harness.server(URL(string: "http://127.0.0.1:9")!).testLive { client in
             for (uri, status, code) in [
                 ("/images/1663", HTTPResponse.Status.notFound, "no-image"), ("/images/99999", .notFound, "not-found"),
                 ("/images/abc", .badRequest, "bad-comic"), ("/images/latest", .badRequest, "bad-comic"),
@@ -193,7 +192,7 @@ struct ImageRouteTests {
         let base = try await harness.fixtures.start()
         defer { Task { await harness.fixtures.stop() } }
         harness.fixtures.holdAnswers()
-        try await harness.server(base, deadline: .seconds(1)).makeApplication().testLive { client in
+        try await harness.server(base, deadline: .seconds(1)).testLive { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(errorCode(response) == "deadline", "\(text(response))")

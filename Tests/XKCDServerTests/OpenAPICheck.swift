@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 import XKCDServer
@@ -29,7 +28,7 @@ actor OpenAPIChecker {
 
     /// "ok", or what of the answer the document does not allow; nil without the tests' Python.
     func verdict(
-        method: HTTPRequest.Method, uri: String, response: TestResponse
+        method: HTTPRequest.Method, uri: String, response: LiveResponse
     ) throws -> String? {
         guard let python = TestPython.executable else { return nil }
         let components = URLComponents(string: uri)
@@ -78,33 +77,6 @@ actor OpenAPIChecker {
     }
 }
 
-/// A test client that checks every answer against the OpenAPI document (``OpenAPIChecker``) and
-/// records an issue in the test that received an answer the document does not allow.
-struct CheckingClient: TestClientProtocol {
-    let client: any TestClientProtocol
-
-    var port: Int? { client.port }
-
-    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws
-        -> TestResponse
-    {
-        let response = try await client.executeRequest(uri: uri, method: method, headers: headers, body: body)
-        if let verdict = try await OpenAPIChecker.shared.verdict(method: method, uri: uri, response: response) {
-            #expect(
-                verdict == "ok", "\(method) \(uri) answered \(response.status.code), which openapi.json does not allow")
-        }
-        return response
-    }
-}
-
-extension ApplicationProtocol {
-    /// HummingbirdTesting's `.live` (real HTTP on loopback), every answer checked against the
-    /// OpenAPI document.
-    func testLive<Value>(_ test: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await self.test(.live) { client in try await test(CheckingClient(client: client)) }
-    }
-}
-
 /// The document is OpenAPI 3.1 and is what `/api/openapi.json` serves; the route tests check
 /// their answers against it (``CheckingClient``).
 @Suite("HTTP API: the OpenAPI document")
@@ -115,7 +87,7 @@ struct OpenAPITests {
             return
         }
         let written = try Data(contentsOf: openAPIDocumentURL)
-        let served = try await Harness.make().server.makeApplication().testLive { client in
+        let served = try await Harness.make().server.testLive { client in
             try await client.execute(uri: "/api/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json; charset=utf-8")

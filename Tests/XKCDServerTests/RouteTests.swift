@@ -15,7 +15,7 @@ import _XKCDTestSupport
 #endif
 
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
-/// run live on loopback (HummingbirdTesting's `.live`: real HTTP). Built once: these routes only
+/// run live on loopback (``APIServer/testLive(checkingAnswers:_:)``: real HTTP). Built once: these routes only
 /// read, and embedding the comics is most of the work.
 struct Harness: Sendable {
     let directory: URL
@@ -51,10 +51,10 @@ struct Harness: Sendable {
     }
 }
 
-func text(_ response: TestResponse) -> String { String(buffer: response.body) }
+func text(_ response: LiveResponse) -> String { String(buffer: response.body) }
 
 /// The `{"error": {"code", "message"}}` of an answer.
-func errorCode(_ response: TestResponse) -> String? {
+func errorCode(_ response: LiveResponse) -> String? {
     struct Document: Decodable {
         struct Detail: Decodable {
             var code: String
@@ -69,7 +69,7 @@ func errorCode(_ response: TestResponse) -> String? {
 struct RouteTests {
     @Test func healthAndSecurityHeadersOnEveryAnswer() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             for uri in ["/healthz", "/api/nothing-here"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.headers[.xContentTypeOptions] == "nosniff", "\(uri)")
@@ -84,7 +84,7 @@ struct RouteTests {
     /// Read-only answers may be read by a page of any origin, without credentials.
     @Test func anyOriginMayReadTheAnswers() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let origin: HTTPFields = [.origin: "https://bot.example"]
             try await client.execute(uri: "/api/comics/327", method: .get, headers: origin) { response in
                 #expect(response.status == .ok)
@@ -103,7 +103,7 @@ struct RouteTests {
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try JSONDocument.line(SearchResultsDocument(engine.search("tables", limit: 3, page: 1)))
         #expect(expected.contains("\"num\":327"))
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/search?q=tables&limit=3", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -122,7 +122,7 @@ struct RouteTests {
     ])
     func badRequestsAre400WithAJSONError(uri: String, code: String) async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .badRequest, "\(uri)")
                 #expect(errorCode(response) == code, "\(uri): \(text(response))")
@@ -133,7 +133,7 @@ struct RouteTests {
     /// Past the engine's 4 KB, within the request line's 8 KB (a longer one is a 414, RequestLimitTests).
     @Test func aVeryLongQueryIsRefusedAsUnreadable() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/search?q=" + String(repeating: "a", count: 6_000), method: .get) {
                 response in
                 #expect(response.status == .badRequest)
@@ -148,7 +148,7 @@ struct RouteTests {
         let comic = try JSONDocument.line(ComicDocument(page: library.show(.number(327)), withExplanation: false))
         let latest = try JSONDocument.line(ComicDocument(page: library.show(.latest), withExplanation: false))
         #expect(latest.contains("\"num\":3282"))
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/comics/327", method: .get) { #expect(text($0) == comic) }
             try await client.execute(uri: "/api/comics/latest", method: .get) { #expect(text($0) == latest) }
             for uri in ["/api/comics/404", "/api/comics/99999", "/api/comics/12"] {
@@ -168,7 +168,7 @@ struct RouteTests {
         #expect(explained.contains("\"explanation\":\""))
         let related = try JSONDocument.line(RelatedDocument(library.related(.number(327))))
         #expect(related.contains("\"reasons\":["))
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/comics/327?explain=1", method: .get) { #expect(text($0) == explained) }
             try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect(text($0) == related) }
             try await client.execute(uri: "/api/comics/random", method: .get) { response in
@@ -196,7 +196,7 @@ struct RouteTests {
         #expect(try library.suggestions(for: "   ").isEmpty)
         #expect(try library.suggestions(for: "100%_").isEmpty, "LIKE's wildcards are taken as typed")
         let expected = try JSONDocument.line(SuggestionsDocument(query: "bobby tab", suggestions: words))
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/suggest?q=bobby%20tab", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -216,7 +216,7 @@ struct RouteTests {
     /// never kept.
     @Test func comicsCarryCacheControlAndAnETag() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let tag = try await client.execute(uri: "/api/comics/327", method: .get) { response in
                 #expect(response.headers[.cacheControl] == "public, max-age=3600")
                 return try #require(response.headers[.eTag])
@@ -249,7 +249,7 @@ struct RouteTests {
             reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
         stats.database = "index.sqlite"
         let expected = try JSONDocument.line(stats)
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/stats", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(text(response) == expected)
@@ -260,7 +260,7 @@ struct RouteTests {
 
     @Test func unknownRoutesAre404AndOtherMethods405() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/nope", method: .get) { response in
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
@@ -278,9 +278,9 @@ struct RouteTests {
     /// DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends its own name.
     @Test func aHostHeaderNamingAnotherServerIsRefused() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let port = try #require(client.port)
-            let other = TestClient(host: "127.0.0.1", port: port)
+            let other = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: LiveClient.hangGuard))
             other.connect()
             defer { Task { try? await other.shutdown() } }
             for (authority, allowed) in [
@@ -307,7 +307,7 @@ struct RouteTests {
             database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().testLive { client in
+        try await server.testLive { client in
             let port = try #require(client.port)
             let read = await offTheTaskPool { readUntilClosed(port: port) }
             #expect(read == 0, "0: closed by the server; -1: the hang guard of 600 s passed or the connection failed")
@@ -364,7 +364,7 @@ struct RelevantRouteTests {
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try JSONDocument.line(RelevantDocument(engine.relevant(to: Self.situation, limit: 3)))
         #expect(expected.contains("\"num\":2347"))
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             try await client.execute(uri: "/api/relevant?limit=3", method: .post, body: try body(Self.situation)) {
                 response in
                 #expect(response.status == .ok)
@@ -375,7 +375,7 @@ struct RelevantRouteTests {
 
     @Test func aPassageOverTheLimitIs413AndABadBody400() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().testLive { client in
+        try await harness.server.testLive { client in
             let long = String(repeating: "a", count: SearchEngine.maximumPassageLength + 1)
             try await client.execute(uri: "/api/relevant", method: .post, body: try body(long)) { response in
                 #expect(response.status == .contentTooLarge)

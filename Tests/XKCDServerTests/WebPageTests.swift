@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
@@ -18,7 +17,7 @@ struct WebPageTests {
 
     @Test func pagesAreHTMLWithTheirOwnPolicyAndTheAPIKeepsItsOwn() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.testLive(checkingAnswers: false) { client in
             for uri in ["/", "/search?q=tables", "/327", "/favourites", "/about"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .ok, "\(uri)")
@@ -63,7 +62,7 @@ struct WebPageTests {
             configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database,
             imagesDirectory: images,
             logger: Logger(label: "web") { _ in SwiftLogNoOpLogHandler() })
-        try await server.makeApplication().test(.live) { client in
+        try await server.testLive(checkingAnswers: false) { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/png")
@@ -110,7 +109,7 @@ struct WebPageTests {
     /// back as text, in the search box and in the page's title.
     @Test func whatIsTypedComesBackEscaped() async throws {
         let harness = try await Harness.make()
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.testLive(checkingAnswers: false) { client in
             let typed = #""><script>alert(1)</script>"#
             let uri = "/search?q=" + SearchViewParameter.encode(typed)
             try await client.execute(uri: uri, method: .get) { response in
@@ -132,7 +131,7 @@ struct WebPageTests {
         let harness = try await Harness.make()
         let engine = SearchEngine(database: harness.database, sentenceModel: .located())
         let expected = try engine.search("bobby tables", limit: 20)
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.testLive(checkingAnswers: false) { client in
             try await client.execute(uri: "/search?q=bobby%20tables", method: .get) { response in
                 let page = text(response)
                 #expect(page.contains(#"<li class="result">"#))
@@ -148,7 +147,7 @@ struct WebPageTests {
     @Test func theFavouriteFormIsRefusedFromAnotherSiteAndUnderReadOnly() async throws {
         let harness = try await Harness.make()
         let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded", .origin: "https://evil.example"]
-        try await harness.server.makeApplication().test(.live) { client in
+        try await harness.server.testLive(checkingAnswers: false) { client in
             try await client.execute(
                 uri: "/327/favourite", method: .post, headers: form, body: ByteBuffer(string: "action=add")
             ) { response in
@@ -167,7 +166,7 @@ struct WebPageTests {
             configuration: .init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)), database: harness.database,
             imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
-        try await readOnly.makeApplication().test(.live) { client in
+        try await readOnly.testLive(checkingAnswers: false) { client in
             var sameOrigin: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
             sameOrigin[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
             try await client.execute(
