@@ -26,12 +26,7 @@ public enum RelevantOutput: Sendable {
             } else if let similarity = result.similarity {
                 out += "    " + style.dim(String(format: "similarity in meaning: %.2f", similarity)) + "\n"
             }
-            var also: [String] = []
-            if result.holdsTitle { also.append("the passage names its title") }
-            if result.linkedFrom > 0 {
-                also.append("linked from \(result.linkedFrom) other explanation\(result.linkedFrom == 1 ? "" : "s")")
-            }
-            if !also.isEmpty { out += "    " + style.dim(also.joined(separator: "; ")) + "\n" }
+            if !result.liftedBy.isEmpty { out += "    " + style.dim(result.liftedBy.joined(separator: "; ")) + "\n" }
             out += "\n"
         }
         return out

@@ -9,8 +9,10 @@ public struct ServeOptions: ParsableArguments, Sendable {
         ?explain=1), /api/comics/N/related, /api/suggest?q=, /api/stats, /api/favourites, \
         /healthz and /api/openapi.json (the API described as OpenAPI \
         3.1) with the JSON that --json prints (README.md, "The HTTP API"), /images/N with the \
-        comic's image, and PUT and DELETE /api/favourites/N from a page it serves; and a \
-        web page for searching and reading the comics at / ("The web page"). Binds \
+        comic's image, POST /api/relevant with {"text": "..."} (the comics that fit a \
+        passage, as relevant --json prints them), and PUT and DELETE /api/favourites/N from a \
+        page it serves; and a web page for searching and reading the comics at /, and for \
+        finding the comics that fit a passage at /relevant ("The web page"). Binds \
         127.0.0.1 unless --host says otherwise, and prints the URL it serves. Requests whose \
         Host header names another server are refused. SIGINT or SIGTERM stops it once the \
         requests under way are answered. Serving runs in a process of its own.

@@ -23,6 +23,15 @@ public struct RelevantComic: Sendable, Hashable {
     public var holdsTitle = false
     /// How many other comics' explanations link to it, which lifted it when meaning was asked.
     public var linkedFrom = 0
+
+    /// ``holdsTitle`` and ``linkedFrom`` in words, for people: what lifted the comic besides
+    /// the words and the meaning it shares with the passage.
+    public var liftedBy: [String] {
+        var reasons: [String] = []
+        if holdsTitle { reasons.append("the passage names its title") }
+        if linkedFrom > 0 { reasons.append("linked from \(linkedFrom) other explanation\(linkedFrom == 1 ? "" : "s")") }
+        return reasons
+    }
 }
 
 /// The comics that fit a passage, best first.
@@ -39,6 +48,14 @@ public struct RelevantResults: Sendable {
     public var results: [RelevantComic]
     /// Set when the sentence model or the index's vectors could not be used: ranked by words alone.
     public var semanticProblem: SemanticSearchError?
+
+    /// That the passage was cut, in words, when it was: "the passage has 70000 bytes, over the
+    /// limit of 65536: only its first 65490, up to a sentence end, were read".
+    public var cutNote: String? {
+        cutFrom.map { length in
+            "the passage has \(length) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(passage.utf8.count), up to a sentence end, were read"
+        }
+    }
 }
 
 /// How ``SearchEngine/relevant(to:limit:settings:)`` ranks; the defaults are what measured best
@@ -282,8 +299,18 @@ struct PassageWords {
     var words: [String] = []
     var frequency: [String: Int] = [:]
 
+    /// The marks that join the parts of one word: `don't`, `e-mail`, `node.js`, `i/o`, `AT&T`,
+    /// `c++`, `c#`, `snake_case`, `user@host`, `10:30`. Any other mark between letters (a
+    /// bracket, a quote, `<`, `>`, `=`, `*`, `|`: markup and code pasted with a passage)
+    /// separates words, so `<b>sanitize</b>` is the words `b`, `sanitize`, `b`.
+    static let joiners: Set<Character> = ["'", "\u{2019}", "-", ".", "/", "&", "+", "#", "_", "@", ":"]
+
     init(_ passage: String) {
-        for piece in passage.split(whereSeparator: { $0.isWhitespace }) {
+        let pieces = passage.split { character in
+            character.isWhitespace
+                || !(character.isLetter || character.isNumber || Self.joiners.contains(character))
+        }
+        for piece in pieces {
             let word: String
             if let symbolWord = SymbolWords.whole(String(piece)) {
                 word = symbolWord

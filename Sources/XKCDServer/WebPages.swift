@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import NIOCore
 import XKCDFiles
 import XKCDKit
 // The first, previous, next and latest numbers for a comic page's links.
@@ -79,6 +80,8 @@ struct WebPages: Sendable {
             try await render(request) { try favourites(tag: request.uri.queryParameters.get("tag")) }
         }
         router.get("/about") { request, _ in try await render(request) { try about() } }
+        router.get("/relevant") { request, _ in try await render(request) { .relevant(RelevantView()) } }
+        router.post("/relevant") { request, _ in try await render(request) { try await relevant(request) } }
         router.get("/:comic") { request, context in
             try await render(request) { try comic(try context.parameters.require("comic")) }
         }
@@ -97,6 +100,10 @@ struct WebPages: Sendable {
     enum Outcome {
         case page(template: String, title: String, status: HTTPResponse.Status = .ok, content: any Sendable)
         case redirect(String)
+
+        static func relevant(_ view: RelevantView, status: HTTPResponse.Status = .ok) -> Outcome {
+            .page(template: "relevant", title: "Is there an xkcd for this?", status: status, content: view)
+        }
     }
 
     /// Renders the outcome in the layout; the library's errors become an error page with the
@@ -154,6 +161,37 @@ struct WebPages: Sendable {
                 template: "search", title: "Search", status: .badRequest,
                 content: SearchView(problem: error.description))
         }
+    }
+
+    /// The passage form posted: the comics that fit it, with why. A passage over
+    /// ``SearchEngine/maximumPassageLength`` is cut at a sentence end, and the page says so, as
+    /// the CLI does. Posted rather than put in the address, which a paragraph would outgrow.
+    private func relevant(_ request: Request) async throws -> Outcome {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: APIServer.maximumRelevantBody)
+        } catch is NIOTooManyBytesError {
+            return .relevant(
+                RelevantView(problem: "the passage is far over \(SearchEngine.maximumPassageLength) bytes"),
+                status: .contentTooLarge)
+        }
+        guard let form = try? URLEncodedFormDecoder().decode(RelevantForm.self, from: String(buffer: body)) else {
+            return .relevant(RelevantView(problem: "the form cannot be read"), status: .badRequest)
+        }
+        // A browser sends a text area's line ends as CR LF; the passage is given back as typed.
+        let text = (form.text ?? "").replacingOccurrences(of: "\r\n", with: "\n")
+        guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            return .relevant(RelevantView(problem: "write or paste a passage first"), status: .badRequest)
+        }
+        do {
+            return .relevant(RelevantView(try engine.relevant(to: text, limit: Self.batchSize)))
+        } catch let error as SearchError {
+            return .relevant(RelevantView(passage: text, problem: error.description), status: .badRequest)
+        }
+    }
+
+    struct RelevantForm: Decodable {
+        var text: String?
     }
 
     private func comic(_ text: String) throws -> Outcome {
@@ -406,6 +444,50 @@ struct SearchView: Sendable {
         }
         if !text.isEmpty { pieces.append(.init(text: text, isMarked: isMarked)) }
         return pieces
+    }
+}
+
+/// The passage form, and the comics that fit the passage posted.
+struct RelevantView: Sendable {
+    struct Result: Sendable {
+        var num: Int
+        var title: String
+        var date: String
+        var snippet: [SearchView.Result.Piece]
+        var words: String?
+        var meaning: String?
+        var liftedBy: String?
+    }
+
+    var passage = ""
+    var note: String?
+    var problem: String?
+    var results: [Result] = []
+    var hasResults = false
+    var isEmpty = false
+
+    init(passage: String = "", problem: String? = nil) {
+        self.passage = sanitized(passage, keepingNewlines: true)
+        self.problem = problem
+    }
+
+    init(_ found: RelevantResults) {
+        passage = sanitized(found.passage, keepingNewlines: true)
+        let notes = [found.cutNote, found.semanticProblem?.description].compactMap { $0 }
+        note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        results = found.results.map { result in
+            let meaning = result.similarity.map { similarity in
+                let nearest = result.sentence.map { ": \u{201C}\(sanitized($0))\u{201D}" } ?? ""
+                return String(format: "similar in meaning (%.2f)", similarity) + nearest
+            }
+            return Result(
+                num: result.id, title: sanitized(result.title), date: result.date.description,
+                snippet: SearchView.pieces(of: result.snippet),
+                words: result.words.isEmpty ? nil : sanitized(result.words.joined(separator: ", ")), meaning: meaning,
+                liftedBy: result.liftedBy.isEmpty ? nil : result.liftedBy.joined(separator: "; "))
+        }
+        hasResults = !results.isEmpty
+        isEmpty = results.isEmpty
     }
 }
 

@@ -29,6 +29,10 @@ ARTIFACTS = sys.argv[2]
 HANG_GUARD = 120
 SIZES = {"wide": (1280, 800), "phone": (390, 844)}
 QUERY, TARGET = "bobby tables", 327
+# A situation for "is there an xkcd for this?": #327 fits it, though it names neither the comic
+# nor Bobby. Its `f` and `/` must reach the box, not the page's keys.
+PASSAGE = ("Our school lost a year of student records because a kid's name had a SQL command in it.\n"
+           "Sanitize your inputs, folks: it's 2024 and/or later.")
 # A query that more than a batch (20) of the fixture comics answer.
 BROAD = "the"
 
@@ -84,8 +88,17 @@ def image_loaded(driver):
         "the comic's image to load")
 
 
-def results(driver):
-    return [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#results ol.results > li > a")]
+def results(driver, section="#results"):
+    return [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, f"{section} ol.results > li > a")]
+
+
+def ask_relevant(driver, passage):
+    """The passage typed on /relevant and posted; waits for the page of the comics that fit."""
+    driver.get(BASE + "/relevant")
+    box = driver.find_element(By.ID, "text")
+    box.send_keys(passage)
+    driver.find_element(By.CSS_SELECTOR, "form.passage button[type=submit]").click()
+    wait(driver, lambda d: results(d, "#fitting"), "the comics that fit the passage")
 
 
 def console_errors(driver):
@@ -181,6 +194,15 @@ def with_javascript(driver, figures):
         return out;""")
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
 
+    # "Is there an xkcd for this?": a passage typed in the box, the comics that fit it, with why.
+    ask_relevant(driver, PASSAGE)
+    kept = driver.find_element(By.ID, "text").get_attribute("value")
+    check(kept == PASSAGE, f"the passage kept as typed: {kept!r}")
+    check(results(driver, "#fitting")[:1] == [f"{BASE}/{TARGET}"], f"#{TARGET} fits: {results(driver, '#fitting')[:3]}")
+    reasons = driver.find_element(By.CSS_SELECTOR, "#fitting .result .reasons").text
+    check("shares the words: " in reasons and "similar in meaning (" in reasons, f"why #{TARGET} fits: {reasons}")
+    check_console_clean(driver)
+
     figures["accessibility"] = accessibility(driver)
     screenshots(driver)
     check_console_clean(driver)
@@ -196,8 +218,11 @@ def accessibility(driver):
     with open(source) as file:
         axe = file.read()
     found = {}
-    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/favourites", "/about"]:
-        driver.get(BASE + path)
+    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/favourites", "/about", "/relevant"]:
+        if path == "/relevant":
+            ask_relevant(driver, PASSAGE)
+        else:
+            driver.get(BASE + path)
         driver.execute_script(axe)
         outcome = driver.execute_async_script("const done = arguments[0]; axe.run().then(done, (e) => done({error: String(e)}))")
         check("error" not in outcome, f"axe failed on {path}: {outcome.get('error')}")
@@ -220,6 +245,8 @@ def screenshots(driver):
                 if page == "comic":
                     image_loaded(driver)
                 driver.save_screenshot(os.path.join(ARTIFACTS, f"{page}-{name}-{colours}.png"))
+            ask_relevant(driver, PASSAGE)
+            driver.save_screenshot(os.path.join(ARTIFACTS, f"relevant-{name}-{colours}.png"))
     scheme(driver, "light")
     size(driver, "wide")
 

@@ -51,4 +51,19 @@ struct SymbolWordTests {
         #expect(try hits(database, "tables/bobby").isEmpty)
         #expect(try !hits(database, "tables bobby").isEmpty)
     }
+
+    /// A passage pasted with markup or code: the marks that join a word's parts keep it whole
+    /// (`node.js`, `don't`), any other mark between letters separates words, so no looked-up
+    /// word holds `<`, `>`, `=` or a bracket.
+    @Test func markupInAPassageSeparatesItsWords() async throws {
+        let database = try await Self.index.value
+        let found = try SearchEngine(database: database).relevant(
+            to: "Please <b>sanitize</b> every input=field (the [tables]) before node.js stores a student's name.")
+        #expect(found.words.contains("sanitize"), "\(found.words)")
+        #expect(found.words.contains("tables"), "\(found.words)")
+        #expect(found.words.contains("node.js"), "\(found.words)")
+        #expect(found.words.contains("student's"), "\(found.words)")
+        #expect(!found.words.contains { $0.contains(where: { "<>=()[]".contains($0) }) }, "\(found.words)")
+        #expect(found.results.first?.id == 327)
+    }
 }

@@ -16,7 +16,7 @@ import _XKCDTestSupport
 
 /// An on-disk index of the fixture mirror (comics 1-10, 149, 327, …, 3282), and a server over it,
 /// run live on loopback (``APIServer/testLive(checkingAnswers:_:)``: real HTTP). Built once: these routes only
-/// read, and embedding the comics is most of the work.
+/// read, and indexing the comics is most of the work. Indexed without vectors: ranked by words.
 struct Harness: Sendable {
     let directory: URL
     let database: ComicDatabase

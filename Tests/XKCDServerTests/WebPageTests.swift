@@ -18,7 +18,7 @@ struct WebPageTests {
     @Test func pagesAreHTMLWithTheirOwnPolicyAndTheAPIKeepsItsOwn() async throws {
         let harness = try await Harness.make()
         try await harness.server.testLive(checkingAnswers: false) { client in
-            for uri in ["/", "/search?q=tables", "/327", "/favourites", "/about"] {
+            for uri in ["/", "/search?q=tables", "/327", "/favourites", "/about", "/relevant"] {
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == .ok, "\(uri)")
                     #expect(response.headers[.contentType] == Self.html, "\(uri)")
@@ -143,6 +143,64 @@ struct WebPageTests {
         }
     }
 
+    /// The passage form: the comics that fit a passage posted, in `relevant`'s order, with why; the
+    /// passage back in its box, escaped. Nothing posted, or a body past the limit, gets a page
+    /// saying so; a passage past the limit is cut at a sentence end and the page says that too.
+    @Test func aPassagePostedGetsTheComicsThatFitItWithWhy() async throws {
+        let harness = try await Harness.make()
+        let engine = SearchEngine(database: harness.database, sentenceModel: .located())
+        let passage =
+            "Our school lost this year's student records because a kid's name had a SQL command in it. <b>Sanitize</b> your inputs!"
+        let expected = try engine.relevant(to: passage, limit: 20)
+        let first = try #require(expected.results.first)
+        #expect(first.id == 327)
+        #expect(first.linkedFrom > 0)
+        let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        try await harness.server.testLive(checkingAnswers: false) { client in
+            try await client.execute(uri: "/relevant", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(text(response).contains(#"<form class="passage" action="/relevant" method="post">"#))
+                #expect(!text(response).contains(#"<li class="result">"#))
+            }
+            try await client.execute(
+                uri: "/relevant", method: .post, headers: form, body: SearchViewParameter.form(text: passage)
+            ) {
+                response in
+                let page = text(response)
+                #expect(response.status == .ok)
+                let shown = page.matches(of: /<a href="\/(\d+)"><span class="num">/).map { Int($0.1)! }
+                #expect(shown == expected.results.map(\.id))
+                // Escaped as every value is: `kid's` is `kid&#39;s`.
+                let words = first.words.joined(separator: ", ").replacingOccurrences(of: "'", with: "&#39;")
+                #expect(page.contains("<li>shares the words: \(words)</li>"), "\(page)")
+                // The harness's index holds no vectors: ranked by words alone, and the page says so.
+                #expect(expected.semanticProblem != nil)
+                #expect(page.contains(#"<p class="notice">semantic search is off: "#), "\(page)")
+                #expect(page.contains("<li>linked from \(first.linkedFrom) other explanation"), "\(page)")
+                #expect(page.contains("&lt;b&gt;Sanitize&lt;/b&gt; your inputs!</textarea>"), "\(page)")
+                #expect(!page.contains("<b>Sanitize"))
+            }
+            try await client.execute(
+                uri: "/relevant", method: .post, headers: form, body: SearchViewParameter.form(text: " \n ")
+            ) {
+                #expect($0.status == .badRequest)
+                #expect(text($0).contains("write or paste a passage first"))
+            }
+            let long = String(repeating: "The build broke again on a Friday afternoon. ", count: 1_600)
+            try await client.execute(
+                uri: "/relevant", method: .post, headers: form, body: SearchViewParameter.form(text: long)
+            ) {
+                #expect($0.status == .ok)
+                #expect(text($0).contains("the passage has \(long.utf8.count) bytes, over the limit of 65536"))
+            }
+            let huge = ByteBuffer(string: "text=" + String(repeating: "a", count: APIServer.maximumRelevantBody))
+            try await client.execute(uri: "/relevant", method: .post, headers: form, body: huge) {
+                #expect($0.status == .contentTooLarge)
+                #expect(text($0).contains("the passage is far over 65536 bytes"))
+            }
+        }
+    }
+
     /// Another site's form must not change the favourites: refused before anything is read.
     @Test func theFavouriteFormIsRefusedFromAnotherSiteAndUnderReadOnly() async throws {
         let harness = try await Harness.make()
@@ -186,5 +244,10 @@ struct WebPageTests {
 private enum SearchViewParameter {
     static func encode(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    /// A form's body with one field, `text`.
+    static func form(text: String) -> ByteBuffer {
+        ByteBuffer(string: "text=" + encode(text))
     }
 }

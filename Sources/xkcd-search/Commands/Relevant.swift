@@ -83,11 +83,7 @@ extension XKCDSearch {
                 sentenceModel: .located(), logger: logger)
             var found = try engine.relevant(to: text, limit: request.limit)
             if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
-            if let cutFrom = found.cutFrom {
-                Terminal.printError(
-                    "note: the passage has \(cutFrom) bytes, over the limit of \(SearchEngine.maximumPassageLength): only its first \(found.passage.utf8.count), up to a sentence end, were read"
-                )
-            }
+            if let cutNote = found.cutNote { Terminal.printError("note: " + cutNote) }
             if let problem = found.semanticProblem { Terminal.printError(Advice.line(for: problem)) }
             if request.json {
                 try JSONOutput.print(RelevantDocument(found))
