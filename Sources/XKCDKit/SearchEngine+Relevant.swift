@@ -158,14 +158,14 @@ extension SearchEngine {
     /// paragraph of a discussion): by its most distinctive words, any of which a comic may hold
     /// ("more like this"), fused with the meaning of the passage and of each of its sentences.
     ///
-    /// - Throws: ``SearchError/nothingToSearch`` when the passage has no word any comic holds and
+    /// - Throws: ``SearchError/passageHasNoWords`` when the passage has no word any comic holds and
     ///   no meaning can be asked, `StoreError` when the index can't be read.
     public func relevant(to text: String, limit: Int = 10, settings: RelevantSettings = RelevantSettings()) throws
         -> RelevantResults
     {
         let (passage, wasCut) = Self.passage(text)
         let counts = PassageWords(passage)
-        guard !counts.words.isEmpty else { throw SearchError.nothingToSearch }
+        guard !counts.words.isEmpty else { throw SearchError.passageHasNoWords }
         let limit = max(1, limit)
         return try database.reading { view in
             // How rare each word is, read without scoring them all ("the" is in every comic).
@@ -244,7 +244,7 @@ extension SearchEngine {
             } catch let problem as SemanticSearchError {
                 semanticProblem = problem
             }
-            guard !ranking.ids.isEmpty || semanticProblem == nil else { throw SearchError.nothingToSearch }
+            guard !ranking.ids.isEmpty || semanticProblem == nil else { throw SearchError.passageHasNoWords }
 
             let pageIDs = Array(ranking.ids.prefix(limit))
             let entries = try view.summariesAndSnippets(

@@ -34,6 +34,9 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
     case queryTooLong(length: Int, limit: Int)
     /// Nothing in the query can be searched for: empty, `-`, `()`, `*`.
     case nothingToSearch
+    /// A passage given to ``SearchEngine/relevant(to:limit:settings:)`` holds no word any comic
+    /// holds (it is empty, or marks only), and meaning cannot be asked.
+    case passageHasNoWords
 
     public var description: String {
         switch self {
@@ -41,6 +44,8 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
             "the query is too long (\(length) bytes; the limit is \(limit) bytes)"
         case .nothingToSearch:
             "the query has nothing to search for: give words, a \"phrase\", a comic number or a filter such as year:2010"
+        case .passageHasNoWords:
+            "the passage has no word that any comic holds: give a sentence or a few"
         }
     }
 }

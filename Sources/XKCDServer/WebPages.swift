@@ -456,7 +456,7 @@ struct RelevantView: Sendable {
         var snippet: [SearchView.Result.Piece]
         var words: String?
         var meaning: String?
-        var liftedBy: String?
+        var liftedBy: [String]
     }
 
     var passage = ""
@@ -473,8 +473,15 @@ struct RelevantView: Sendable {
 
     init(_ found: RelevantResults) {
         passage = sanitized(found.passage, keepingNewlines: true)
-        let notes = [found.cutNote, found.semanticProblem?.description].compactMap { $0 }
-        note = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        // Why meaning could not be asked is the server's business (it can name a file): the
+        // page says only that it was not, as /api/stats does.
+        let notes = [
+            found.cutNote.map { $0 + " (the box holds the part read)" },
+            found.semanticProblem.map { _ in "ranked by words only: search by meaning is not available on this server"
+            },
+        ]
+        let joined = notes.compactMap { $0 }.joined(separator: "; ")
+        note = joined.isEmpty ? nil : joined
         results = found.results.map { result in
             let meaning = result.similarity.map { similarity in
                 let nearest = result.sentence.map { ": \u{201C}\(sanitized($0))\u{201D}" } ?? ""
@@ -484,7 +491,7 @@ struct RelevantView: Sendable {
                 num: result.id, title: sanitized(result.title), date: result.date.description,
                 snippet: SearchView.pieces(of: result.snippet),
                 words: result.words.isEmpty ? nil : sanitized(result.words.joined(separator: ", ")), meaning: meaning,
-                liftedBy: result.liftedBy.isEmpty ? nil : result.liftedBy.joined(separator: "; "))
+                liftedBy: result.liftedBy)
         }
         hasResults = !results.isEmpty
         isEmpty = results.isEmpty

@@ -95,7 +95,7 @@ struct RelevantCommandTests {
     @Test func anEmptyPassageIsAOneLineError() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.cli.run(["relevant", "-", "--db", sandbox.db], stdin: Data("  \n\n".utf8))
-            expectFailure(output, "nothing to search for")
+            expectFailure(output, "the passage has no word that any comic holds")
         }
     }
 

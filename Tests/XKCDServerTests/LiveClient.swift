@@ -14,14 +14,14 @@ struct LiveResponse: Sendable {
 }
 
 /// Real HTTP on loopback to the real server: HummingbirdTesting's `.live`, but with a wait only a
-/// hang exceeds. `.live` gives up when no byte has come for 20 s, and a starved 2-core machine
-/// running the whole suite has been that slow once; a test must wait for the answer, not a time.
+/// hang exceeds. `.live` gives each request 20 s in all, and a starved 2-core machine running the
+/// whole suite has been that slow once; a test must wait for the answer, not for a time.
 struct LiveClient: Sendable {
     /// Long enough for any machine that is working at all; only a hang meets it.
     static let hangGuard: Duration = .seconds(600)
 
     let client: TestClient
-    let port: Int?
+    let port: Int
     /// Whether each answer is checked against the OpenAPI document (``OpenAPIChecker``).
     let checksAnswers: Bool
 
@@ -62,10 +62,12 @@ extension APIServer {
             }
             defer { group.cancelAll() }
             var urls = listening.makeAsyncIterator()
-            guard let url = await urls.next(), let host = url.host, let port = url.port else {
+            guard let url = await urls.next() else {
+                try Task.checkCancellation()
                 try await group.next()  // the server's own error, when it could not start
                 throw LiveTestError.serverDidNotStart
             }
+            guard let host = url.host, let port = url.port else { throw LiveTestError.serverDidNotStart }
             let client = TestClient(host: host, port: port, configuration: .init(timeout: LiveClient.hangGuard))
             client.connect()
             do {

@@ -78,7 +78,7 @@ actor OpenAPIChecker {
 }
 
 /// The document is OpenAPI 3.1 and is what `/api/openapi.json` serves; the route tests check
-/// their answers against it (``CheckingClient``).
+/// their answers against it (``LiveClient``).
 @Suite("HTTP API: the OpenAPI document")
 struct OpenAPITests {
     @Test func theServedDocumentIsValidOpenAPI() async throws {

@@ -279,16 +279,21 @@ struct RouteTests {
     @Test func aHostHeaderNamingAnotherServerIsRefused() async throws {
         let harness = try await Harness.make()
         try await harness.server.testLive { client in
-            let port = try #require(client.port)
+            let port = client.port
             let other = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: LiveClient.hangGuard))
             other.connect()
-            defer { Task { try? await other.shutdown() } }
             for (authority, allowed) in [
                 ("evil.example:\(port)", false), ("127.0.0.1.evil.example", false), ("127.0.0.1:\(port)", true),
                 ("LOCALHOST:\(port)", true),
             ] {
-                let response = try await other.execute(
-                    TestClient.Request("/healthz", method: .get, authority: authority))
+                let response: TestClient.Response
+                do {
+                    response = try await other.execute(
+                        TestClient.Request("/healthz", method: .get, authority: authority))
+                } catch {
+                    try? await other.shutdown()
+                    throw error
+                }
                 #expect((response.status == .ok) == allowed, "\(authority): \(response.status)")
                 if !allowed {
                     #expect(response.status == .badRequest)
@@ -308,7 +313,7 @@ struct RouteTests {
             imagesDirectory: harness.directory.appendingPathComponent("images"),
             logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive { client in
-            let port = try #require(client.port)
+            let port = client.port
             let read = await offTheTaskPool { readUntilClosed(port: port) }
             #expect(read == 0, "0: closed by the server; -1: the hang guard of 600 s passed or the connection failed")
         }

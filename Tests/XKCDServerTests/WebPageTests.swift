@@ -175,10 +175,29 @@ struct WebPageTests {
                 #expect(page.contains("<li>shares the words: \(words)</li>"), "\(page)")
                 // The harness's index holds no vectors: ranked by words alone, and the page says so.
                 #expect(expected.semanticProblem != nil)
-                #expect(page.contains(#"<p class="notice">semantic search is off: "#), "\(page)")
+                #expect(
+                    page.contains(
+                        #"<p class="notice">ranked by words only: search by meaning is not available on this server</p>"#
+                    ), "\(page)")
+                #expect(!page.contains(harness.directory.path), "no path of the server's")
                 #expect(page.contains("<li>linked from \(first.linkedFrom) other explanation"), "\(page)")
                 #expect(page.contains("&lt;b&gt;Sanitize&lt;/b&gt; your inputs!</textarea>"), "\(page)")
                 #expect(!page.contains("<b>Sanitize"))
+            }
+            // A passage with marks only, and one with control characters: neither reaches the page.
+            try await client.execute(
+                uri: "/relevant", method: .post, headers: form, body: SearchViewParameter.form(text: "<> !!! ()")
+            ) {
+                #expect($0.status == .badRequest)
+                #expect(text($0).contains("the passage has no word that any comic holds"), "\(text($0))")
+            }
+            try await client.execute(
+                uri: "/relevant", method: .post, headers: form,
+                body: SearchViewParameter.form(text: "Sanitize\u{1B}[31m your\u{0} inputs\u{7}, said the school.")
+            ) {
+                #expect($0.status == .ok)
+                #expect(!text($0).unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+                #expect(text($0).contains("Sanitize[31m your inputs, said the school.</textarea>"), "\(text($0))")
             }
             try await client.execute(
                 uri: "/relevant", method: .post, headers: form, body: SearchViewParameter.form(text: " \n ")
