@@ -251,6 +251,7 @@ extension SearchEngine {
                 of: pageIDs, scores: ranking.scores, words: distinctive, marks: Self.highlightMarks)
             // Words in half the comics or more ("the", "that") rank little and explain nothing.
             let telling = distinctive.filter { documentCounts[$0, default: 0] * 2 < documentCount }
+            let common = Set(distinctive).subtracting(telling)
             let held = try view.words(telling, heldBy: pageIDs)
             // Read here only for comics the fusion did not read (ranked by words alone).
             let unread = pageIDs.filter { linkedFrom[$0] == nil }
@@ -265,7 +266,7 @@ extension SearchEngine {
                     ? sentences[nearestSentence[id]] : nil
                 return RelevantComic(
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
-                    snippet: snippet, sentence: sentence, similarity: similarity,
+                    snippet: Self.unmarking(common, in: snippet), sentence: sentence, similarity: similarity,
                     holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0)
             }
             return RelevantResults(
@@ -291,6 +292,29 @@ extension SearchEngine {
         let kept = sentences.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { $0.split(whereSeparator: \.isWhitespace).count >= 3 }
         return kept.count > 1 ? Array(kept.prefix(maximumSentences)) : []
+    }
+}
+
+extension SearchEngine {
+    /// `snippet` with the marks taken off the words in `common`: a short passage's every word is
+    /// looked up, "a" and "your" too, but those say nothing of why the comic fits, and the
+    /// reasons leave them out as well.
+    static func unmarking(_ common: Set<String>, in snippet: String) -> String {
+        guard !common.isEmpty else { return snippet }
+        let (open, close) = highlightMarks
+        var pieces = snippet.components(separatedBy: open)
+        for index in pieces.indices.dropFirst() {
+            // Each piece after the first began with an open mark: its marked word, then the rest.
+            guard let end = pieces[index].range(of: close) else {
+                pieces[index] = open + pieces[index]
+                continue
+            }
+            let word = pieces[index][..<end.lowerBound]
+            pieces[index] =
+                common.contains(word.lowercased())
+                ? String(word) + pieces[index][end.upperBound...] : open + pieces[index]
+        }
+        return pieces.joined()
     }
 }
 

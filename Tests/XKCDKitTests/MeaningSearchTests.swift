@@ -335,6 +335,23 @@ struct PassageRankingTests {
         #expect(try score(2207, in: linked) == score(2207, in: unlinked))
     }
 
+    /// The snippet marks the passage's telling words, not "a" or "the", which are looked up
+    /// too (a short passage's every word is) but say nothing of why the comic fits.
+    @Test func theSnippetMarksOnlyTellingWords() async throws {
+        let found = try await engine().relevant(
+            to: "My son's school lost a year of the student records: a SQL injection in a name, and the table was gone."
+        )
+        let marks = SearchEngine.highlightMarks
+        let marked = found.results.flatMap { result in
+            result.snippet.components(separatedBy: marks.open).dropFirst().compactMap {
+                $0.components(separatedBy: marks.close).first?.lowercased()
+            }
+        }
+        #expect(found.words.contains("a") && found.words.contains("the"), "looked up: \(found.words)")
+        #expect(!marked.isEmpty, "the telling words stay marked")
+        #expect(!marked.contains("a") && !marked.contains("the") && !marked.contains("of"), "\(marked)")
+    }
+
     /// Half a title is no title: "math" alone, in a passage about something else, earns #2207
     /// nothing.
     @Test func partOfATitleEarnsNothing() async throws {
