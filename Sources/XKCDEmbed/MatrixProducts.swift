@@ -218,10 +218,7 @@ final class MatrixProducts: @unchecked Sendable {
 
     /// A row-major matrix (or stack of matrices) of float32.
     private func plain(_ dimensions: [Int]) -> dnnl_memory_desc_t {
-        strided(dimensions, dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) })
-    }
-
-    private func strided(_ dimensions: [Int], _ strides: [Int]) -> dnnl_memory_desc_t {
+        let strides = dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) }
         var descriptor = dnnl_memory_desc_t()
         // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
         let (dims, steps) = (

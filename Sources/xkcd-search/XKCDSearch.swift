@@ -45,16 +45,10 @@ enum Entry {
         do {
             let arguments = try withImpliedCommand(
                 GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
-            if arguments.first == "search",
-                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()))
+            if let name = arguments.first, let plain = XKCDSearch.Search.Request.PlainCommand(rawValue: name),
+                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()), command: plain)
             {
-                try request.runAsProcess()
-            }
-            if arguments.first == "relevant",
-                let request = XKCDSearch.Search.Request(
-                    plainArguments: Array(arguments.dropFirst()), command: .relevant)
-            {
-                try XKCDSearch.Relevant.runAsProcess(request)
+                try request.runAsProcess(plain)
             }
             var command: any ParsableCommand
             do {
@@ -64,7 +58,7 @@ enum Entry {
             }
             if command is any AsyncParsableCommand { runAsTask(ParsedCommand(command: command)) }
             if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
-            if let relevant = command as? XKCDSearch.Relevant { try XKCDSearch.Relevant.runAsProcess(relevant.request) }
+            if let relevant = command as? XKCDSearch.Relevant { try relevant.request.runAsProcess(.relevant) }
             try command.run()
         } catch {
             Terminal.exit(XKCDSearch.self, withError: error)

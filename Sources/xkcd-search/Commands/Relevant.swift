@@ -60,14 +60,6 @@ extension XKCDSearch {
                 verbose: global.verbose)
         }
 
-        /// `request` as the whole of the process's work, which exits with its status; the index
-        /// and the model are left for the exit to close, as `search` leaves them
-        /// (``XKCDSearch/Search/Request/runAsProcess()``).
-        static func runAsProcess(_ request: Search.Request) throws -> Never {
-            let (engine, found) = try findAndPrint(request)
-            withExtendedLifetime(engine) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
-        }
-
         /// Returns the engine, whose connection closes when the caller lets it go, and whether
         /// any comic was found.
         static func findAndPrint(_ request: Search.Request) throws -> (engine: SearchEngine, found: Bool) {
@@ -77,10 +69,7 @@ extension XKCDSearch {
             if request.words == ["-"] {
                 (text, byteCount) = StandardInput.read(keeping: SearchEngine.maximumPassageLength)
             }
-            let logger = GlobalOptions.makeLogger(verbose: request.verbose)
-            let engine = SearchEngine(
-                database: try GlobalOptions.openDatabase(at: request.database, connections: .readOnly, logger: logger),
-                sentenceModel: .located(), logger: logger)
+            let engine = try request.openEngine()
             var found = try engine.relevant(to: text, limit: request.limit)
             if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
             if let cutNote = found.cutNote { Terminal.printError("note: " + cutNote) }

@@ -2,12 +2,20 @@ import XKCDCommandLine
 
 extension XKCDSearch.Search.Request {
     /// The commands read by ``init(plainArguments:command:)``.
-    enum PlainCommand {
+    enum PlainCommand: String {
         /// `search`, which reads all the options below.
         case search
         /// `relevant`, which reads no `--exact`, `--oneline` nor `--page`, and shows 5 comics
         /// unless told.
         case relevant
+
+        /// How many comics the command shows unless told.
+        var defaultLimit: Int {
+            switch self {
+            case .search: XKCDSearch.Search.defaultLimit
+            case .relevant: XKCDSearch.Relevant.defaultLimit
+            }
+        }
     }
 
     /// Reads the plainest `search` (or `relevant`) arguments (words, `--db`, `--json`, `--exact`,
@@ -22,7 +30,7 @@ extension XKCDSearch.Search.Request {
     /// option, and a test holds this reader to its results.
     init?(plainArguments arguments: [String], command: PlainCommand = .search) {
         words = []
-        if command == .relevant { limit = XKCDSearch.Relevant.defaultLimit }
+        limit = command.defaultLimit
         var index = arguments.startIndex
         // Options read so far: a repeat is left to ArgumentParser.
         var seen: Set<String> = []

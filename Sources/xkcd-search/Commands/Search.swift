@@ -92,15 +92,26 @@ extension XKCDSearch {
             /// Whether the search logs its steps to standard error (`-v`).
             var verbose = false
 
-            /// The search as the whole of the process's work, which exits with the search's status.
+            /// The search (or `relevant`) as the whole of the process's work, which exits with its
+            /// status.
             ///
             /// The index is left open for the exit to close: GRDB's teardown of a connection
             /// starts Foundation's notification centre and a Dispatch thread, a sixth of the work
             /// of a short search process (docs/performance.md), for nothing the exit would not do.
-            func runAsProcess() throws -> Never {
-                let (engine, found) = try searchAndPrint()
+            func runAsProcess(_ command: PlainCommand = .search) throws -> Never {
+                let (engine, found) =
+                    try command == .search ? searchAndPrint() : XKCDSearch.Relevant.findAndPrint(self)
                 // Nothing found is status 1, as grep and ripgrep have it.
                 withExtendedLifetime(engine) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
+            }
+
+            /// The engine over the index, opened read-only, with the sentence model where it is
+            /// found, logging as `-v` asks.
+            func openEngine() throws -> SearchEngine {
+                let logger = GlobalOptions.makeLogger(verbose: verbose)
+                return SearchEngine(
+                    database: try GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger),
+                    sentenceModel: .located(), logger: logger)
             }
 
             /// Returns the engine, whose connection closes when the caller lets it go, and whether
@@ -115,10 +126,7 @@ extension XKCDSearch {
                     }
                     text = read.split(whereSeparator: \.isNewline).joined(separator: " ")
                 }
-                let logger = GlobalOptions.makeLogger(verbose: verbose)
-                let engine = SearchEngine(
-                    database: try GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger),
-                    sentenceModel: .located(), logger: logger)
+                let engine = try openEngine()
                 let results = try engine.search(text, limit: limit, page: page, correctingSpelling: !exact)
                 if let problem = results.semanticProblem {
                     Terminal.printError(Advice.line(for: problem))
