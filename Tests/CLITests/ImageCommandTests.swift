@@ -283,7 +283,12 @@ struct ImageCommandTests {
                 assert lines[0].startswith("#327  Exploits") and lines[1:1 + len(art)] == art and len(art) <= 28, lines[:3]
                 assert max(len(line) for line in art) <= 70, max(len(line) for line in art)
                 p.send("show 1663\r")
-                p.expect_exact("no image: #1663 has no image of its own"); p.expect_exact("#1663  Garden"); p.expect_exact("xkcd> ")
+                # The note (the image fetcher's, on stderr) and the page (the pager's) come from two
+                # processes, in either order; both before the next prompt.
+                seen = set()
+                while len(seen) < 2:
+                    seen.add(p.expect_exact(["no image: #1663 has no image of its own", "#1663  Garden"]))
+                p.expect_exact("xkcd> ")
                 p.sendeof(); p.expect(pexpect.EOF); p.close()
                 print("exit", p.exitstatus)
                 """#
