@@ -17,7 +17,8 @@ DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-open
 # What only the tests and measurements need (`make test`, `make compare`): sqlite3, time,
 # hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check; python3-pexpect:
 # the REPL's terminal tests; chromium, chromium-driver: the web page's browser tests.
-TEST_PACKAGES := sqlite3 time hyperfine python3-pexpect chromium chromium-driver
+# nginx: the replicas test (Tests/Clients/replicas.py) puts it in front of two servers.
+TEST_PACKAGES := sqlite3 time hyperfine python3-pexpect chromium chromium-driver nginx
 # Python packages only the tests use (Tests/requirements.txt, pinned), in a virtual environment
 # in the build cache: outside the work tree, kept between runs, never the person's own Python.
 # The tests find it through XKCD_SEARCH_TEST_VENV (Tests/_XKCDTestSupport/TestPython.swift).

@@ -50,7 +50,8 @@ public struct Indexer: Sendable {
     let logger: Logger
     let width: Int
     let batchSize: Int
-    /// Today, for how high the latest comic number can believably be.
+    /// Today, for how high the latest comic number can believably be, and when this run asked
+    /// (what the once-a-day rule for explanations that may still change counts from).
     let today: @Sendable () -> Date
     private let parser = ExplainPageParser()
 
@@ -75,13 +76,15 @@ public struct Indexer: Sendable {
     ) async throws -> IndexReport {
         let clock = ContinuousClock()
         let start = clock.now
+        // The run's own time: when it asked, for the once-a-day rule of ComicDatabase.plan.
+        let now = today()
         let latestResponse = try await source.latestComic()
         let latest = try decodeComic(latestResponse.data)
         try checkBelievable(latest: latest.id)
 
         let plan: IndexPlan
         switch mode {
-        case .incremental: plan = try database.plan(upTo: latest.id)
+        case .incremental: plan = try database.plan(upTo: latest.id, now: now)
         case .rebuild(let given?):
             // The latest comic is kept as "the latest", not under its number: always include it.
             plan = IndexPlan(
@@ -128,13 +131,13 @@ public struct Indexer: Sendable {
                     try await writing?.value
                     let batch = pending
                     pending.removeAll(keepingCapacity: true)
-                    writing = Task { [database] in try database.apply(batch) }
+                    writing = Task { [database] in try database.apply(batch, attemptedAt: now) }
                 }
                 progress(state)
             }
         }
         try await writing?.value
-        try database.apply(pending)
+        try database.apply(pending, attemptedAt: now)
         if Task.isCancelled {
             // Every kind of query finds what was stored: plain words are ranked from this index.
             try database.rebuildRankingIndex()
@@ -224,18 +227,18 @@ public struct Indexer: Sendable {
 
     private func fetchComic(_ id: Comic.ID) async -> ComicUpdate.Outcome<Comic> {
         do {
-            guard let response = try await source.comic(id) else { return .absent(at: Date()) }
+            guard let response = try await source.comic(id) else { return .absent }
             return .fetched(try decodeComic(response.data), at: response.fetchedAt)
         } catch {
             logger.warning("comic failed", metadata: ["comic": "\(id)", "error": "\(error)"])
-            return .failed("\(error)", at: Date())
+            return .failed("\(error)")
         }
     }
 
     private func fetchExplanation(_ id: Comic.ID) async -> ComicUpdate.Outcome<Explanation> {
         do {
-            guard case .page(let response) = try await source.explanation(id) else { return .absent(at: Date()) }
-            guard let page = try ExplainAPI.decode(response.data) else { return .absent(at: Date()) }
+            guard case .page(let response) = try await source.explanation(id) else { return .absent }
+            guard let page = try ExplainAPI.decode(response.data) else { return .absent }
             var parsed = try parser.parse(html: page.html)
             if !page.categories.isEmpty { parsed.categories = page.categories }
             let explanation = Explanation(
@@ -244,7 +247,7 @@ public struct Indexer: Sendable {
             return .fetched(explanation, at: response.fetchedAt)
         } catch {
             logger.warning("explanation failed", metadata: ["comic": "\(id)", "error": "\(error)"])
-            return .failed("explanation: \(error)", at: Date())
+            return .failed("explanation: \(error)")
         }
     }
 

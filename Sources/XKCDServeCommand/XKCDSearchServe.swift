@@ -40,9 +40,11 @@ struct XKCDSearchServe: AsyncParsableCommand {
                 "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites"
             )
         }
+        // A new index published at the path (renamed over it) is served from the next request on.
+        let global = self.global
         let server = APIServer(
             configuration: configuration, database: database, imagesDirectory: global.paths.imagesDirectory,
-            logger: logger)
+            reopening: { try global.openDatabase(connections: .pool) }, logger: logger)
         try await server.run { url in
             // The line a script or a test waits for before its first request.
             print("serving \(url.absoluteString)")

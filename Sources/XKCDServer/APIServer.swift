@@ -79,11 +79,14 @@ public struct APIServer: Sendable {
     }
 
     public let configuration: Configuration
-    let database: ComicDatabase
-    let engine: SearchEngine
+    /// The index, and the one published at its path after it (``ServedIndex``).
+    let served: ServedIndex
     /// The engine's model, which `/api/stats` asks too: one model loaded once, not one a request.
     let sentenceModel: SentenceModel
-    let library: Library
+    /// The index the request under way answers from, and the engine and library over it.
+    var database: ComicDatabase { served.generation.database }
+    var engine: SearchEngine { served.generation.engine }
+    var library: Library { served.generation.library }
     let imagesDirectory: URL
     let images: ImageRoutes
     let logger: Logger
@@ -91,19 +94,28 @@ public struct APIServer: Sendable {
     /// - Parameters:
     ///   - sentenceModel: the model descriptions are searched with (by default where the
     ///     executables find it); a search goes on by words without it.
+    ///   - reopening: opens the index at `database`'s path again: given, a file published there
+    ///     (renamed over it) is served from the next request on (``ServedIndex``).
     ///   - logger: the access log at `info`; at `debug` also the query strings and the library's
     ///     steps, which name what was searched.
     public init(
         configuration: Configuration, database: ComicDatabase, imagesDirectory: URL,
-        sentenceModel: SentenceModel = .located(), logger: Logger
+        sentenceModel: SentenceModel = .located(), reopening: (@Sendable () throws -> ComicDatabase)? = nil,
+        logger: Logger
     ) {
         self.configuration = configuration
-        self.database = database
         var steps = logger
         steps.logLevel = logger.logLevel <= .debug ? .info : .notice
-        self.engine = SearchEngine(database: database, sentenceModel: sentenceModel, logger: steps)
+        self.served = ServedIndex(
+            database: database, path: reopening == nil ? nil : database.path,
+            open: reopening ?? { database },
+            makeGeneration: { [steps] database, file in
+                ServedIndex.Generation(
+                    database: database,
+                    engine: SearchEngine(database: database, sentenceModel: sentenceModel, logger: steps),
+                    library: Library(database: database, logger: steps), file: file)
+            }, logger: logger)
         self.sentenceModel = sentenceModel
-        self.library = Library(database: database, logger: steps)
         self.imagesDirectory = imagesDirectory
         self.images = ImageRoutes(
             directory: imagesDirectory, baseURL: configuration.imageBaseURL, timeout: configuration.imageTimeout,
@@ -126,7 +138,10 @@ public struct APIServer: Sendable {
                     http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)))
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(host, port: configuration.port), serverName: nil, reuseAddress: false),
+                // SO_REUSEADDR: a replica started again after a crash binds its port while the
+                // old connections wait out TIME_WAIT. Linux still refuses a port another socket
+                // listens on (``AddressInUse``).
+                address: .hostname(host, port: configuration.port), serverName: nil, reuseAddress: true),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let url = URL(string: "http://\(Configuration.bracketed(host)):\(port)/")!
@@ -137,7 +152,20 @@ public struct APIServer: Sendable {
 
     /// Serves until SIGINT or SIGTERM, then lets the requests under way finish and returns.
     public func run(onListening: @escaping @Sendable (URL) async -> Void) async throws {
-        try await makeApplication(onListening: onListening).runService()  // SIGTERM and SIGINT: graceful shutdown
+        do {
+            try await makeApplication(onListening: onListening).runService()  // SIGTERM and SIGINT: graceful shutdown
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw AddressInUse(host: configuration.host, port: configuration.port)
+        }
+    }
+
+    /// Another program listens where the server was asked to: NIO's own words name a system call.
+    public struct AddressInUse: Error, CustomStringConvertible {
+        public let host: String
+        public let port: Int
+        public var description: String {
+            "another program is listening on \(Configuration.bracketed(host)):\(port)"
+        }
     }
 
     /// On every answer, the ones refused before routing (``RequestHeadLimitHandler``) too.
@@ -147,6 +175,8 @@ public struct APIServer: Sendable {
 
     func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
+        // First, so that every middleware and route reads the query as the client meant it.
+        router.add(middleware: FormEncodedQueryMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(
             middleware: ContentSecurityByPath(
@@ -155,7 +185,8 @@ public struct APIServer: Sendable {
         router.add(middleware: PublicCORSMiddleware())
         router.add(middleware: ErrorMiddleware())
         router.add(middleware: HostCheckMiddleware(allowedNames: configuration.hostNames))
-        router.add(middleware: IndexBuildingMiddleware(database: database))
+        router.add(middleware: ServedIndexMiddleware(served: served))
+        router.add(middleware: IndexBuildingMiddleware(served: served))
 
         get(router, "/healthz") { _, _ in try JSONResponse.make(["status": "ok"]) }
         get(router, "/api/search") { request, _ in try search(request.uri.queryParameters) }
@@ -191,8 +222,8 @@ public struct APIServer: Sendable {
         on(router, "/api/favourites/:comic", [.put: putFavourite, .delete: deleteFavourite])
         get(router, "/images/:comic", use: image)
         WebPages(
-            engine: engine, sentenceModel: sentenceModel, library: library, database: database,
-            imagesDirectory: imagesDirectory, isReadOnly: configuration.isReadOnly
+            served: served, sentenceModel: sentenceModel, imagesDirectory: imagesDirectory,
+            isReadOnly: configuration.isReadOnly
         )
         .add(to: router)
         return router

@@ -6,6 +6,27 @@ import XKCDKit
 // Whether the index holds comics or a first run is building it (the 503 while it does).
 import XKCDStore
 
+/// Reads a `+` in the query string as a space, as browsers encode a form sent with GET and as
+/// most HTTP clients encode a parameter (Python's `urlencode`, `requests`); a plus itself comes as
+/// `%2B`. Hummingbird's `queryParameters` decodes `%XX` only, so the request goes on with each
+/// `+` of its query written `%20`: every route that reads a parameter, now or later, reads what
+/// the client meant (`?q=bobby+-tables` is `bobby -tables`, `?q=c%2B%2B` is `c++`).
+struct FormEncodedQueryMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        guard let target = request.head.path, let mark = target.firstIndex(of: "?"),
+            target[mark...].contains("+")
+        else { return try await next(request, context) }
+        var head = request.head
+        head.path =
+            target[..<mark]
+            + target[mark...].split(separator: "+", omittingEmptySubsequences: false)
+            .joined(separator: "%20")
+        return try await next(Request(head: head, body: request.body), context)
+    }
+}
+
 /// Answers every error as JSON (``APIError``): the router's own 404, the library's errors as
 /// the API words them, and anything else as a 500 whose details go to the log only.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -157,26 +178,40 @@ func answer(within deadline: Duration, _ handler: @escaping @Sendable () async t
     }
 }
 
+/// Serves each request from the index current when it arrives, and picks up one published at
+/// the index's path between requests (``ServedIndex``); 503 `index-unavailable` while a file
+/// published there cannot be opened.
+struct ServedIndexMiddleware<Context: RequestContext>: RouterMiddleware {
+    let served: ServedIndex
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        try await served.lease { try await next(request, context) }
+    }
+}
+
 /// Answers 503 `index-building` while the first index run fills an index that holds no comic
 /// yet: an empty answer would read as "nothing found". Once a comic has been seen it is not
 /// asked again (no index run deletes comics; a rebuild writes them over). `/healthz` answers
 /// throughout: the server itself is well.
 struct IndexBuildingMiddleware<Context: RequestContext>: RouterMiddleware {
-    let database: ComicDatabase
+    let served: ServedIndex
     private let hasComics = HasComics()
 
     private final class HasComics: Sendable {
         let seen = Atomic(false)
     }
 
-    init(database: ComicDatabase) {
-        self.database = database
+    init(served: ServedIndex) {
+        self.served = served
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
         if !hasComics.seen.load(ordering: .relaxed), request.uri.path != "/healthz" {
+            let database = served.generation.database
             if try database.latestComicID() != nil {
                 hasComics.seen.store(true, ordering: .relaxed)
             } else if database.isIndexRunUnderWay {

@@ -12,24 +12,20 @@ import XKCDStore
 /// enhances it (live search, keys, favourites without a reload, batch loading). docs/web.md.
 struct WebPages: Sendable {
     let templates: MustacheLibrary
-    let engine: SearchEngine
+    let served: ServedIndex
     let sentenceModel: SentenceModel
-    let library: Library
-    let database: ComicDatabase
     let imagesDirectory: URL
     let isReadOnly: Bool
+    /// The index the request under way answers from, and the engine and library over it.
+    var engine: SearchEngine { served.generation.engine }
+    var library: Library { served.generation.library }
+    var database: ComicDatabase { served.generation.database }
 
-    init(
-        engine: SearchEngine, sentenceModel: SentenceModel, library: Library, database: ComicDatabase,
-        imagesDirectory: URL,
-        isReadOnly: Bool
-    ) {
+    init(served: ServedIndex, sentenceModel: SentenceModel, imagesDirectory: URL, isReadOnly: Bool) {
         // They come with the build; without them every page is a 500 (the log says which).
         self.templates = (try? Self.loadTemplates()) ?? MustacheLibrary()
-        self.engine = engine
+        self.served = served
         self.sentenceModel = sentenceModel
-        self.library = library
-        self.database = database
         self.imagesDirectory = imagesDirectory
         self.isReadOnly = isReadOnly
     }

@@ -2,7 +2,10 @@
 
 Run by Tests/CLITests/BrowserTests.swift against a server on the fixture index:
 
-    python3 web_page.py BASE_URL ARTIFACTS_DIR
+    python3 web_page.py BASE_URL ARTIFACTS_DIR FORM_ANSWER
+
+FORM_ANSWER is what `xkcd-search search` answers for FORM_QUERY on the same index: the comic
+numbers, comma-separated.
 
 Every wait is on an event (an element present, a text or URL changed), never a fixed sleep.
 Writes the figures for docs/web.md to ARTIFACTS_DIR/figures.json, beside the screenshots; a
@@ -35,6 +38,10 @@ PASSAGE = ("Our school lost a year of student records because a kid's name had a
            "Sanitize your inputs, folks: it's 2024 and/or later.")
 # A query that more than a batch (20) of the fixture comics answer.
 BROAD = "the"
+# A query with OR, an exclusion and a filter: the form sends it as browsers encode a form, `+`
+# for each space (issue 39), and the page must answer what the CLI answers for the same words.
+FORM_QUERY = "exploits OR dependency -mom year:2007..2020"
+FORM_ANSWER = [f"{BASE}/{number}" for number in sys.argv[3].split(",") if number]
 
 
 def check(condition, what):
@@ -140,6 +147,14 @@ def with_javascript(driver, figures):
     driver.find_element(By.CSS_SELECTOR, "#results ol.results > li > a").click()
     arrived(driver, f"{BASE}/{TARGET}", f"the page of #{TARGET}")
     image_loaded(driver)
+
+    driver.find_element(By.CSS_SELECTOR, "input[type=search][name=q]").send_keys(FORM_QUERY + Keys.ENTER)
+    wait(driver, lambda d: "/search?q=" in d.current_url and results(d), "the form's search page")
+    check("+OR+" in driver.current_url, f"the form sent its spaces as +: {driver.current_url}")
+    check(driver.title.startswith(FORM_QUERY), f"the page read the query as typed: {driver.title}")
+    check(FORM_ANSWER and results(driver) == FORM_ANSWER,
+          f"the form's answer is the CLI's: {results(driver)} against {FORM_ANSWER}")
+    figures["form_query_results"] = len(FORM_ANSWER)
     check(driver.find_element(By.CSS_SELECTOR, ".comic img").get_attribute("alt").startswith("Her daughter is named"),
           "the title text is the image's alt text")
     check("Her daughter is named" in driver.find_element(By.CSS_SELECTOR, ".title-text").text, "the title text is on the page")
@@ -260,6 +275,14 @@ def without_javascript(driver, figures):
     driver.find_element(By.CSS_SELECTOR, "#results ol.results > li > a").click()
     arrived(driver, f"{BASE}/{TARGET}", f"the page of #{TARGET}")
     image_loaded(driver)
+
+    driver.find_element(By.CSS_SELECTOR, "input[type=search][name=q]").send_keys(FORM_QUERY + Keys.ENTER)
+    wait(driver, lambda d: "/search?q=" in d.current_url and results(d), "the form's search page")
+    check("+OR+" in driver.current_url, f"the form sent its spaces as +: {driver.current_url}")
+    check(driver.title.startswith(FORM_QUERY), f"the page read the query as typed: {driver.title}")
+    check(FORM_ANSWER and results(driver) == FORM_ANSWER,
+          f"the form's answer is the CLI's: {results(driver)} against {FORM_ANSWER}")
+    figures["form_query_results"] = len(FORM_ANSWER)
 
     # "More results" as a plain link.
     driver.get(f"{BASE}/search?q={BROAD}")

@@ -53,9 +53,18 @@ struct BrowserTests {
             let artifacts = Self.artifacts
             try? FileManager.default.removeItem(at: artifacts)
             try FileManager.default.createDirectory(at: artifacts, withIntermediateDirectories: true)
+            // What the CLI answers for the query the page's form sends without JavaScript.
+            let formQuery = try await sandbox.run(
+                "search", "--json", "--limit", "50", "exploits OR dependency -mom year:2007..2020")
+            let formAnswer = try JSONSerialization.jsonObject(with: Data(formQuery.stdout.utf8)) as? [String: Any]
+            let formNumbers = (formAnswer?["results"] as? [[String: Any]] ?? []).compactMap { $0["num"] as? Int }
+            #expect(formNumbers.count >= 2, "\(formQuery)")
             let script = Self.packageDirectory.appendingPathComponent("Tests/Browser/web_page.py")
             let python = try #require(TestPython.executable)
-            let run = try await runTool([python.path, script.path, url.absoluteString, artifacts.path])
+            let run = try await runTool([
+                python.path, script.path, url.absoluteString, artifacts.path,
+                formNumbers.map(String.init).joined(separator: ","),
+            ])
             server.kill(SIGTERM)
             let served = await server.wait()
             await images.stop()

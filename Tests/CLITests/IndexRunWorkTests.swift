@@ -24,9 +24,9 @@ struct IndexRunWorkTests {
         }
     }
 
-    /// A mirror read again: its explanations are dated by their files, so the recent and the
-    /// incomplete ones are asked for again on every run, but the same revision is the same text,
-    /// and nothing is read for the embedding step.
+    /// A mirror read again a day later: the incomplete explanations and the missing ones are
+    /// asked for again, but the same revision is the same text, and nothing is read for the
+    /// embedding step.
     @Test func explanationsFetchedAgainUnchangedReadNoTextToEmbed() async throws {
         try await withTemporaryDirectory { directory in
             let mirror = directory.appendingPathComponent("mirror")
@@ -40,6 +40,15 @@ struct IndexRunWorkTests {
             let db = directory.appendingPathComponent("index.sqlite").path
             let arguments = ["index", "--db", db, "--mirror", mirror.path, "-v", "--json"]
             #expect(try await cli.run(arguments).status == 0)
+            // The same day, nothing is asked again, however old the mirror's files.
+            let sameDay = try await cli.run(arguments)
+            let sameDaySummary = try JSONSerialization.jsonObject(with: Data(sameDay.stdout.utf8)) as? [String: Any]
+            #expect(sameDaySummary?["explanationsFetched"] as? Int == 0, "\(sameDay)")
+            // The runs asked a day and a half ago (the index keeps when each was asked).
+            let earlier = try await runTool([
+                "sqlite3", db, "UPDATE fetchState SET attemptedAt = datetime(attemptedAt, '-36 hours')",
+            ])
+            #expect(earlier.status == 0, "\(earlier.output)")
             let again = try await cli.run(arguments)
             #expect(again.status == 0, "\(again)")
             let summary = try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any]

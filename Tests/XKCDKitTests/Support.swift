@@ -92,18 +92,21 @@ func fixtureExplainedComics(upTo latest: Int? = nil) -> [Int] {
 
 extension ComicDatabase {
     /// The explanations an incremental run should ask for again, worked out from the stored data
-    /// rather than from ``plan(upTo:)``: those of stored comics that are missing and, a day or
-    /// more after they were fetched (at `fetchedAt`), those flagged incomplete or fetched within
-    /// two weeks of the comic's date.
-    func explanationsDueAgain(fetchedAt: Date = Date(), now: Date = Date()) throws -> [Int] {
+    /// rather than from ``plan(upTo:now:)``: those that failed last time and, a day or more after
+    /// the run that asked for them (at `askedAt`, which is also when the server answered), those
+    /// of stored comics that are missing, flagged incomplete or fetched within two weeks of the
+    /// comic's date.
+    func explanationsDueAgain(askedAt: Date = Date(), now: Date = Date()) throws -> [Int] {
+        let failed = Set(try failures().filter { $0.resource == "explanation" }.map(\.id))
         // What may still change is asked for again once a day, not on every run.
-        let recheck = now.timeIntervalSince(fetchedAt) >= ComicDatabase.explanationRecheckInterval
+        let recheck = now.timeIntervalSince(askedAt) >= ComicDatabase.explanationRecheckInterval
         return try comicIDs().filter { id in
-            guard let explanation = try explanation(for: id) else { return true }
+            if failed.contains(id) { return true }
             guard recheck else { return false }
+            guard let explanation = try explanation(for: id) else { return true }
             if explanation.page.isIncomplete { return true }
             guard let comicDay = try comic(id)?.date.dayNumber else { return true }
-            let fetchedDay = fetchedAt.timeIntervalSince1970 / 86400
+            let fetchedDay = askedAt.timeIntervalSince1970 / 86400
             return fetchedDay - Double(comicDay) <= ComicDatabase.freshExplanationWindow / 86400
         }
     }

@@ -178,19 +178,20 @@ enum Sample {
 
     @Test func planAsksOnlyForWhatIsMissingOrStillChanging() throws {
         let now = Sample.date("2026-01-01")
-        try database.apply([
-            ComicUpdate(
-                id: 149, comic: .fetched(Sample.sandwich, at: now),
-                explanation: .fetched(Sample.explanation(149, "sudo"), at: now)),
-            ComicUpdate(
-                id: 327, comic: .fetched(Sample.exploits, at: now),
-                explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: now)),
-            // Fetched three days after the comic: the wiki is likely to change it.
-            ComicUpdate(
-                id: 2347, comic: .fetched(Sample.dependency, at: now),
-                explanation: .fetched(Sample.explanation(2347, "x"), at: Sample.date("2020-08-20"))),
-            ComicUpdate(id: 404, comic: .absent(at: now), explanation: .unchanged),
-        ])
+        try database.apply(
+            [
+                ComicUpdate(
+                    id: 149, comic: .fetched(Sample.sandwich, at: now),
+                    explanation: .fetched(Sample.explanation(149, "sudo"), at: now)),
+                ComicUpdate(
+                    id: 327, comic: .fetched(Sample.exploits, at: now),
+                    explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: now)),
+                // Fetched three days after the comic: the wiki is likely to change it.
+                ComicUpdate(
+                    id: 2347, comic: .fetched(Sample.dependency, at: now),
+                    explanation: .fetched(Sample.explanation(2347, "x"), at: Sample.date("2020-08-20"))),
+                ComicUpdate(id: 404, comic: .absent, explanation: .unchanged),
+            ], attemptedAt: now)
         let plan = try database.plan(upTo: 2347)
         #expect(!plan.comics.contains(149) && !plan.comics.contains(327) && !plan.comics.contains(404))
         #expect(plan.comics.contains(1) && plan.comics.contains(2346))
@@ -203,22 +204,44 @@ enum Sample {
     /// An incomplete or fresh explanation is asked for again once a day, not on every run.
     @Test func anExplanationThatMayChangeIsAskedForAtMostOnceADay() throws {
         let fetched = Sample.date("2026-01-01")
-        try database.apply([
-            ComicUpdate(
-                id: 149, comic: .fetched(Sample.sandwich, at: fetched),
-                explanation: .fetched(Sample.explanation(149, "sudo"), at: fetched)),
-            ComicUpdate(
-                id: 327, comic: .fetched(Sample.exploits, at: fetched),
-                explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: fetched)),
-        ])
+        try database.apply(
+            [
+                ComicUpdate(
+                    id: 149, comic: .fetched(Sample.sandwich, at: fetched),
+                    explanation: .fetched(Sample.explanation(149, "sudo"), at: fetched)),
+                ComicUpdate(
+                    id: 327, comic: .fetched(Sample.exploits, at: fetched),
+                    explanation: .fetched(Sample.explanation(327, "x", incomplete: true), at: fetched)),
+            ], attemptedAt: fetched)
         let soon = try database.plan(upTo: 327, now: fetched.addingTimeInterval(23 * 3600))
         #expect(!soon.explanations.contains(327) && !soon.explanations.contains(149), "\(soon.explanations)")
         let later = try database.plan(upTo: 327, now: fetched.addingTimeInterval(25 * 3600))
         #expect(later.explanations.contains(327) && !later.explanations.contains(149), "\(later.explanations)")
     }
 
+    /// The day is counted from when the run asked, not from the response's date: a mirror's
+    /// files may be months old, and an explanation not written yet has no date at all.
+    @Test func theDayIsCountedFromTheRunThatAsked() throws {
+        let asked = Sample.date("2026-03-01")
+        try database.apply(
+            [
+                // A page not written yet, and an incomplete page from a file of last year.
+                ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: asked), explanation: .absent),
+                ComicUpdate(
+                    id: 327, comic: .fetched(Sample.exploits, at: asked),
+                    explanation: .fetched(
+                        Sample.explanation(327, "x", incomplete: true), at: Sample.date("2025-03-01"))),
+                ComicUpdate(
+                    id: 2347, comic: .fetched(Sample.dependency, at: asked), explanation: .failed("HTTP 500")),
+            ], attemptedAt: asked)
+        let soon = try database.plan(upTo: 2347, now: asked.addingTimeInterval(3600))
+        #expect(soon.explanations.filter([149, 327, 2347].contains) == [2347], "a failure is asked on the next run")
+        let later = try database.plan(upTo: 2347, now: asked.addingTimeInterval(25 * 3600))
+        #expect(later.explanations.filter([149, 327, 2347].contains) == [149, 327, 2347])
+    }
+
     @Test func failuresAreListedUntilARetrySucceeds() throws {
-        try database.apply([ComicUpdate(id: 149, comic: .failed("HTTP 500", at: Date()), explanation: .unchanged)])
+        try database.apply([ComicUpdate(id: 149, comic: .failed("HTTP 500"), explanation: .unchanged)])
         #expect(try database.failures() == [IndexFailure(id: 149, resource: "comic", message: "HTTP 500")])
         #expect(try database.plan(upTo: 149).comics.contains(149))
         try database.apply([ComicUpdate(id: 149, comic: .fetched(Sample.sandwich, at: Date()), explanation: .unchanged)]

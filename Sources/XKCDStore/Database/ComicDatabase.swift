@@ -187,6 +187,18 @@ public struct ComicDatabase: Sendable {
         try ComicDatabase(wrapped { try DatabaseQueue() })
     }
 
+    /// Moves the write-ahead log into the file and closes every connection, so that the `-wal`
+    /// and `-shm` files beside it go: for a server about to open another file renamed over the
+    /// same path, which SQLite would give the same two (their names come from the path). Reads
+    /// and writes fail after it. When a connection cannot be closed now, the log is at least
+    /// emptied, so that the next file finds nothing of this one's in it.
+    public func closeConnections() {
+        if !isReadOnly {
+            try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+        try? writer.close()
+    }
+
     /// Whether the index was opened for reading only (`.readOnly`, or a file this process cannot
     /// write).
     public var isReadOnly: Bool { writer.configuration.readonly }

@@ -12,10 +12,14 @@ extension ComicDatabase {
     /// Works out what to ask for so that the index covers every comic up to `latest`.
     ///
     /// A comic is asked for when it is not stored and not known to be absent (#404). An
-    /// explanation is asked for when it is not stored, was not written yet, or failed last time;
-    /// and, at most once in ``explanationRecheckInterval`` (before `now`), when it was flagged
-    /// incomplete or fetched within two weeks of the comic's date: an incomplete page may stay
-    /// so for years, and asking for each of them on every run made a run with nothing new slow.
+    /// explanation is settled when it is stored, complete and was fetched more than two weeks
+    /// after its comic's date. Any other is asked for again, but at most once in
+    /// ``explanationRecheckInterval`` (before `now`) since it was last asked for with an answer
+    /// (a page, or none yet): an incomplete page may stay so for years, and a comic may wait
+    /// weeks for its page, so asking for each of them on every run made a run with nothing new
+    /// slow. The last asking is the run's own time (`attemptedAt` of ``apply(_:attemptedAt:)``),
+    /// not the response's date, which for a mirror is its file's age. One that failed last time
+    /// is asked for on the next run.
     public func plan(upTo latest: Comic.ID, now: Date = Date()) throws(StoreError) -> IndexPlan {
         try read { db in
             let storedComics = try Set(Int.fetchAll(db, sql: "SELECT id FROM comic"))
@@ -30,8 +34,11 @@ extension ComicDatabase {
                     db,
                     sql: """
                         SELECT e.comicID FROM explanation e JOIN comic c ON c.id = e.comicID
-                        WHERE (NOT e.isIncomplete AND julianday(e.fetchedAt) - julianday(c.date) > ?)
-                           OR julianday(?) - julianday(e.fetchedAt) < ?
+                        WHERE NOT e.isIncomplete AND julianday(e.fetchedAt) - julianday(c.date) > ?
+                        UNION
+                        SELECT comicID FROM fetchState
+                        WHERE resource = 'explanation' AND status IN ('ok', 'absent')
+                          AND julianday(?) - julianday(attemptedAt) < ?
                         """,
                     arguments: [
                         ComicDatabase.freshExplanationWindow / 86400, now,
@@ -46,37 +53,38 @@ extension ComicDatabase {
     }
 
     /// Stores a batch of updates in one transaction, so that a killed process leaves either all
-    /// of the batch or none of it.
-    package func apply(_ updates: [ComicUpdate]) throws(StoreError) {
+    /// of the batch or none of it. `attemptedAt` is when the run asked: what ``plan(upTo:now:)``
+    /// counts a day from.
+    package func apply(_ updates: [ComicUpdate], attemptedAt: Date = Date()) throws(StoreError) {
         try write { db in
             for update in updates {
-                try apply(update, in: db)
+                try apply(update, attemptedAt: attemptedAt, in: db)
             }
             try refreshSearchDocuments(db, ids: updates.map(\.id))
         }
     }
 
-    private func apply(_ update: ComicUpdate, in db: Database) throws {
+    private func apply(_ update: ComicUpdate, attemptedAt: Date, in db: Database) throws {
         switch update.comic {
         case .unchanged: break
         case .fetched(let comic, let date):
             try ComicRecord(comic, fetchedAt: date).upsert(db)
-            try setState(db, update.id, "comic", "ok", nil, date)
-        case .absent(let date):
-            try setState(db, update.id, "comic", "absent", nil, date)
-        case .failed(let message, let date):
-            try setState(db, update.id, "comic", "failed", message, date)
+            try setState(db, update.id, "comic", "ok", nil, attemptedAt)
+        case .absent:
+            try setState(db, update.id, "comic", "absent", nil, attemptedAt)
+        case .failed(let message):
+            try setState(db, update.id, "comic", "failed", message, attemptedAt)
         }
         switch update.explanation {
         case .unchanged: break
         case .fetched(let explanation, let date):
             try ExplanationRecord(explanation, fetchedAt: date).upsert(db)
             try replaceLinks(from: update.id, to: explanation.page.linkedComics, in: db)
-            try setState(db, update.id, "explanation", "ok", nil, date)
-        case .absent(let date):
-            try setState(db, update.id, "explanation", "absent", nil, date)
-        case .failed(let message, let date):
-            try setState(db, update.id, "explanation", "failed", message, date)
+            try setState(db, update.id, "explanation", "ok", nil, attemptedAt)
+        case .absent:
+            try setState(db, update.id, "explanation", "absent", nil, attemptedAt)
+        case .failed(let message):
+            try setState(db, update.id, "explanation", "failed", message, attemptedAt)
         }
     }
 

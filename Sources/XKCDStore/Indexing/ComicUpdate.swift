@@ -6,10 +6,11 @@ public struct ComicUpdate: Sendable {
     public enum Outcome<Value: Sendable>: Sendable {
         /// Nothing was asked this time.
         case unchanged
+        /// `at`: the response's date (a mirror's file's), which decides whether an explanation is settled.
         case fetched(Value, at: Date)
         /// The comic does not exist (#404), or its explanation is not written yet.
-        case absent(at: Date)
-        case failed(String, at: Date)
+        case absent
+        case failed(String)
     }
 
     public var id: Comic.ID
