@@ -156,9 +156,10 @@ final class ServedIndex: Sendable {
             }
         }
         // No request uses the old index now, and none starts until this is done.
-        let old = state.withLock { $0.current }
+        let (old, isOpen) = state.withLock { ($0.current, $0.isAvailable) }
         if let path, isSQLiteFile(path) {
-            old.database.closeConnections()
+            // Closed already when the file before this one could not be opened.
+            if isOpen { old.database.closeConnections() }
             do {
                 let database = try open()
                 let generation = makeGeneration(database, file)
