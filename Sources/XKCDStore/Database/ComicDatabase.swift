@@ -197,6 +197,7 @@ public struct ComicDatabase: Sendable {
             try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }
         try? writer.close()
+        if let path { Self.noteClosed(path) }
     }
 
     /// Whether the index was opened for reading only (`.readOnly`, or a file this process cannot

@@ -24,26 +24,26 @@ extension ComicDatabase {
         case damaged
     }
 
-    /// The index files this process has opened, by device and inode: one file reached by
-    /// several paths is one file, and another file renamed over an opened one's path (a server's
-    /// published index) is another, read as any file is.
-    private static let heldOpen = Mutex<Set<[UInt64]>>([])
+    /// The index files this process has opened, by their resolved paths.
+    private static let heldOpen = Mutex<Set<String>>([])
 
     /// Remembers that this process opened the index at `path` (see ``kindOfFile(at:)``).
     static func noteHeldOpen(_ path: String) {
-        guard let file = fileIdentity(path) else { return }
-        heldOpen.withLock { _ = $0.insert(file) }
+        let resolved = resolvedPath(path)
+        heldOpen.withLock { _ = $0.insert(resolved) }
+    }
+
+    /// Forgets that this process holds the index at `path` open: its connections are closed
+    /// (``closeConnections()``), and a file renamed over the path since (a server's published
+    /// index) is another file, to be read as any file is before it is opened.
+    static func noteClosed(_ path: String) {
+        let resolved = resolvedPath(path)
+        heldOpen.withLock { _ = $0.remove(resolved) }
     }
 
     private static func isHeldOpen(_ path: String) -> Bool {
-        guard let file = fileIdentity(path) else { return false }
-        return heldOpen.withLock { $0.contains(file) }
-    }
-
-    private static func fileIdentity(_ path: String) -> [UInt64]? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return [UInt64(info.st_dev), UInt64(info.st_ino)]
+        let resolved = resolvedPath(path)
+        return heldOpen.withLock { $0.contains(resolved) }
     }
 
     /// `path` absolute, with its symbolic links resolved, when the file exists; else as given.
