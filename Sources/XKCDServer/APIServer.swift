@@ -237,10 +237,10 @@ public struct APIServer: Sendable {
     }
 
     /// Registers the handlers of a path, and a 405 naming them in `Allow` for the other methods.
-    private func on(
+    func on(
         _ router: Router<BasicRequestContext>, _ path: RouterPath, _ handlers: [HTTPRequest.Method: Handler]
     ) {
-        let order: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+        let order: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .trace]
         let allowed = order.filter { handlers[$0] != nil }.map(\.rawValue).joined(separator: ", ")
         for method in order {
             if let handler = handlers[method] {

@@ -27,10 +27,9 @@ extension APIServer {
         }
         let reference = ComicReference.number(try comicNumber(context, naming: "a favourite"))
         let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
-        struct Body: Decodable { var tags: [String]? }
-        guard
-            let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView))).map({ $0.tags ?? [] })
-        else {
+        // `tags` is required and a list, as openapi.json's Tags says: `{}` and `{"tags": null}` are refused.
+        struct Body: Decodable { var tags: [String] }
+        guard let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView)))?.tags else {
             throw APIError.badRequest(#"the body must be JSON such as {"tags": ["sql", "classic"]}"#, code: "bad-body")
         }
         let entry = try library.setFavourite(reference, tags: tags)

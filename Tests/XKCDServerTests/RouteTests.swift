@@ -265,11 +265,17 @@ struct RouteTests {
                 #expect(response.status == .notFound)
                 #expect(errorCode(response) == "not-found")
             }
-            for method in [HTTPRequest.Method.post, .put, .delete] {
+            for method in [HTTPRequest.Method.post, .put, .delete, .trace] {
                 try await client.execute(uri: "/api/search?q=tables", method: method) { response in
                     #expect(response.status == .methodNotAllowed, "\(method)")
                     #expect(response.headers[.allow] == "GET")
                     #expect(errorCode(response) == "method-not-allowed")
+                }
+            }
+            for method in [HTTPRequest.Method.get, .trace] {
+                try await client.execute(uri: "/api/relevant", method: method) { response in
+                    #expect(response.status == .methodNotAllowed, "\(method)")
+                    #expect(response.headers[.allow] == "POST")
                 }
             }
         }
