@@ -157,7 +157,7 @@ final class ServedIndex: Sendable {
         }
         // No request uses the old index now, and none starts until this is done.
         let (old, isOpen) = state.withLock { ($0.current, $0.isAvailable) }
-        if let path, isSQLiteFile(path) {
+        if let path, ComicDatabase.startsAsSQLite(at: path) {
             // Closed already when the file before this one could not be opened.
             if isOpen { old.database.closeConnections() }
             do {
@@ -186,14 +186,5 @@ final class ServedIndex: Sendable {
             return state.waitingForReplacement
         }
         for request in waiting { request.resume() }
-    }
-
-    /// Whether the file starts as every SQLite database does: a file half-copied or of another
-    /// kind is not worth closing the served index for.
-    private func isSQLiteFile(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header == Data("SQLite format 3\u{0}".utf8)
     }
 }

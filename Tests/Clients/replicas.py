@@ -27,6 +27,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -161,6 +162,7 @@ def main():
     try:
         # nginx is up when it answers: until then a connection is refused.
         while get(base + "/healthz")[0] != 200:
+            time.sleep(0.02)  # between polls only: the wait is for nginx's answer
             if nginx.poll() is not None:
                 raise SystemExit("nginx did not start: " + open(os.path.join(WORK, "nginx", "stderr.log")).read())
         load = Load(base)

@@ -98,20 +98,6 @@ struct FormEncodedQueryTests {
     private func ask(_ python: URL, _ base: String, _ input: Data) async throws -> Data {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Clients/form_encoded.py")
-        return try await offTheTaskPool {
-            let process = Process()
-            process.executableURL = python
-            process.arguments = [script.path, base]
-            let stdin = Pipe()
-            let stdout = Pipe()
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            try process.run()
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-            let printed = stdout.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return printed
-        }
+        return try await offTheTaskPool { try TestPython.output(of: python, [script.path, base], input: input) }
     }
 }

@@ -123,18 +123,6 @@ struct OpenAPITests {
 
     /// Runs `python arguments` with `input` on its standard input, and gives what it printed.
     private func run(_ python: URL, _ arguments: [String], input: Data) throws -> String {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: printed, as: UTF8.self)
+        String(decoding: try TestPython.output(of: python, arguments, input: input), as: UTF8.self)
     }
 }

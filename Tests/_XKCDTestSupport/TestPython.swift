@@ -19,4 +19,22 @@ public enum TestPython: Sendable {
         let python = environment.appendingPathComponent("bin/python3")
         return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
     }
+
+    /// Runs `python arguments` with `input` on its standard input to its end, and gives what it
+    /// printed on standard output.
+    public static func output(of python: URL, _ arguments: [String], input: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = python
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let printed = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return printed
+    }
 }

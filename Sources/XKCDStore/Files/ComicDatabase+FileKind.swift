@@ -57,6 +57,17 @@ extension ComicDatabase {
     /// The first 16 bytes of every SQLite database file.
     private static let sqliteMagic = Array("SQLite format 3\u{0}".utf8)
 
+    /// Whether the file at `path` starts as every SQLite database does, read without SQLite (and
+    /// so without its locks or the `-wal` and `-shm` files at that path): for a server deciding
+    /// whether a file published over its open index is worth closing that index for.
+    package static func startsAsSQLite(at path: String) -> Bool {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: sqliteMagic.count)
+        return pread(descriptor, &header, header.count, 0) == header.count && header == sqliteMagic
+    }
+
     /// Reads the file's header, then its schema through a read-only connection, to say what it
     /// is. Neither writes to the file or creates one beside it (a database in rollback mode has
     /// no journal to read; an index is in WAL mode, whose shared-memory file SQLite may create).
