@@ -116,7 +116,7 @@ let package = Package(
         .target(
             name: "XKCDCommandLine",
             dependencies: [
-                "XKCDKit", "XKCDStore", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
+                "XKCDKit", "XKCDEmbed", "XKCDFiles", "CPseudoTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "XKCDServer",
             dependencies: [
-                "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDImage", "XKCDFiles",
+                "XKCDKit", "XKCDIndexer", "XKCDImage", "XKCDFiles",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -191,6 +191,26 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDModelTests", dependencies: ["XKCDModel"]),
+        .testTarget(name: "XKCDFilesTests", dependencies: ["XKCDFiles", "XKCDModel", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDSnippetsTests", dependencies: ["XKCDSnippets", "CWordScan", "XKCDModel"]),
+        .testTarget(
+            name: "XKCDIndexerTests",
+            dependencies: [
+                "XKCDIndexer", "XKCDKit", "XKCDStore", "XKCDFetch", "XKCDFiles", "XKCDModel", "_XKCDTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "XKCDCommandLineTests",
+            dependencies: ["XKCDCommandLine", "XKCDKit", "XKCDStore", "XKCDModel", "_XKCDTestSupport"]),
+        // The commands run in process: how the command line reads its arguments (CLITests run the
+        // built executable).
+        .testTarget(
+            name: "CommandLineAdapterTests",
+            dependencies: [
+                "xkcd-search", "XKCDCommandLine", "XKCDREPL", "XKCDModel", "_XKCDTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDEmbedTests", dependencies: ["XKCDEmbed", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDImageTests", dependencies: ["XKCDImage", "_XKCDTestSupport"]),
@@ -224,7 +244,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "XKCDREPLTests",
-            dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "_XKCDTestSupport"]),
+            dependencies: ["XKCDREPL", "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport"]),
     ]
 )
 

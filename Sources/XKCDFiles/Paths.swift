@@ -6,6 +6,8 @@ public struct Paths: Sendable, Equatable {
     public var databasePath: String
     public var cacheDirectory: URL
     public var stateDirectory: URL
+    /// `$XDG_CACHE_HOME/xkcd-search/images/`: the comics' images, fetched when first shown.
+    public var imagesDirectory: URL
 
     /// `$XDG_DATA_HOME/xkcd-search/index.sqlite`, `$XDG_CACHE_HOME/xkcd-search/`,
     /// `$XDG_STATE_HOME/xkcd-search/`, each falling back to its default under `$HOME`.
@@ -32,10 +34,9 @@ public struct Paths: Sendable, Equatable {
             fileURLWithPath: joined(base("XDG_CACHE_HOME", ".cache"), "xkcd-search"), isDirectory: true)
         stateDirectory = URL(
             fileURLWithPath: joined(base("XDG_STATE_HOME", ".local/state"), "xkcd-search"), isDirectory: true)
+        imagesDirectory = cacheDirectory.appendingPathComponent("images", isDirectory: true)
     }
 
-    /// `$XDG_CACHE_HOME/xkcd-search/images/`: the comics' images, fetched when first shown.
-    public var imagesDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
 }
 
 private func joined(_ directory: String, _ name: String) -> String {

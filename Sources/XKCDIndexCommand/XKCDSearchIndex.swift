@@ -27,10 +27,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
     }
 
     private func index() async throws {
-        let path = global.paths.databasePath
-        let run = try IndexRun(
-            databasePath: path, cacheDirectory: global.paths.cacheDirectory, options: runOptions,
-            logger: global.makeLogger(), upgrading: GlobalOptions.upgradingNotice(path))
+        let run = try IndexRun(services: global.makeServices(), options: runOptions)
         defer { withExtendedLifetime(run) {} }  // the index-run lock is held until the run ends
         let bars = Terminal.isStandardErrorATerminal && !options.json ? StageBars() : nil
         // Fetching, then embedding, then images: Ctrl-C stops whichever is running, and each

@@ -60,6 +60,8 @@ public struct IndexRun: Sendable {
     }
 
     public let database: ComicDatabase
+    /// The paths and the sentence model the run was made with.
+    let services: Services
     let lock: IndexRunLock?
     let cache: RawCache
     let options: Options
@@ -68,22 +70,21 @@ public struct IndexRun: Sendable {
     /// Takes the index-run lock of `databasePath`, held as long as this value lives (a second
     /// run stops at once, a reader knows one is building), and opens the index, creating it.
     ///
-    /// - Parameter upgrading: called when the file is brought up to this version's schema.
+    /// - Parameters:
+    ///   - services: where the index and the cache are, the logger and the sentence model.
+    ///   - options: what the run fetches and how.
     /// - Throws: ``ParseError/libraryMissing(reason:)`` without libxml2;
     ///   ``StoreError/indexRunInProgress(path:)`` when another run holds the lock; what opening
     ///   the index throws.
-    public init(
-        databasePath: String, cacheDirectory: URL, options: Options, logger: Logger,
-        upgrading: (@Sendable () -> Void)? = nil
-    ) throws {
+    public init(services: Services, options: Options) throws {
         // Before anything is created: without libxml2 no page could be read.
         try ExplainPageParser.loadLibrary()
-        lock = try ComicDatabase.lockForIndexing(at: databasePath)
-        database = try ComicDatabase.openIndex(
-            at: databasePath, creating: true, connections: .pool, logger: logger, upgrading: upgrading)
-        cache = RawCache(directory: cacheDirectory.appendingPathComponent("raw"))
+        lock = try ComicDatabase.lockForIndexing(at: services.paths.databasePath)
+        database = try services.openForIndexing()
+        cache = RawCache(directory: services.paths.cacheDirectory.appendingPathComponent("raw"))
+        self.services = services
         self.options = options
-        self.logger = logger
+        self.logger = services.logger
     }
 
     /// Fetches (or reads) what the index lacks, then embeds what changed.
@@ -157,7 +158,7 @@ public struct IndexRun: Sendable {
     private func embed(textUnchanged: Bool, _ report: @escaping @Sendable (Event) -> Void) async throws -> VectorReport?
     {
         let encoder: SentenceEncoder
-        switch SentenceModel.located().encoder() {
+        switch services.model.encoder() {
         case .success(let loaded): encoder = loaded
         case .failure(let problem):
             report(.noModel(problem))

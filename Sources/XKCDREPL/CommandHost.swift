@@ -46,28 +46,25 @@ public enum ValueCompletion: Sendable, Hashable {
     case directories
 }
 
-/// A search the session runs itself, so that `more` and Enter can page through it.
-public struct SearchRequest: Sendable {
-    public var text: String
-    public var limit: Int
-    public var page: Int
+/// A search the session runs itself, so that `more` and Enter can page through it: the request,
+/// and how its pages are shown.
+public struct SessionSearch: Sendable {
+    public var request: SearchRequest
     /// Lays out a page of results as the command line would; the second argument is the hint
     /// for the next page.
     public var render: @Sendable (SearchResults, String) -> String
     /// Whether a page taller than the screen goes through the host's pager (`--no-pager` says no).
     public var isPaged: Bool
-    /// False searches the words as typed (`--exact`): no spelling correction or suggestion.
-    public var correctingSpelling: Bool
 
+    /// - Parameters:
+    ///   - request: the search.
+    ///   - isPaged: whether a tall page goes through the host's pager.
+    ///   - render: lays out a page of results, with the hint for the next one.
     public init(
-        text: String, limit: Int = 10, page: Int = 1, isPaged: Bool = true, correctingSpelling: Bool = true,
-        render: @escaping @Sendable (SearchResults, String) -> String
+        _ request: SearchRequest, isPaged: Bool = true, render: @escaping @Sendable (SearchResults, String) -> String
     ) {
-        self.text = text
-        self.limit = limit
-        self.page = page
+        self.request = request
         self.isPaged = isPaged
-        self.correctingSpelling = correctingSpelling
         self.render = render
     }
 }
@@ -75,7 +72,7 @@ public struct SearchRequest: Sendable {
 /// What a line of arguments turned into, as the command line's parser decided.
 public enum REPLCommand: Sendable {
     /// A search the session runs and pages.
-    case search(SearchRequest)
+    case search(SessionSearch)
     /// Any other command; it prints as it does on the command line, and what it prints goes
     /// through the host's pager when it is taller than the screen.
     case run(@Sendable () async throws -> Void)

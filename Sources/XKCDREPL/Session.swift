@@ -12,7 +12,7 @@ import XKCDKit
 /// query. A failing line prints one error line and the session goes on.
 ///
 /// ```swift
-/// let session = Session(host: host, library: library, input: StandardInputLineSource(), output: StandardOutputSink())
+/// let session = Session(host: host, index: index, input: StandardInputLineSource(), output: StandardOutputSink())
 /// let summary = await session.run()
 /// if summary.failures > 0 { throw ExitCode.failure }
 /// ```
@@ -26,7 +26,7 @@ public struct Session {
     /// What the session remembers between lines; the comic shown last is the library's
     /// (``Library/currentComicID()``).
     struct State {
-        var lastSearch: SearchRequest?
+        var lastSearch: SessionSearch?
         var lastResults: SearchResults?
         /// Enter on an empty line pages: true right after a page of results that has a next one.
         var entersPage = false
@@ -45,12 +45,12 @@ public struct Session {
     static let aliases = ["n": "next", "p": "prev", "r": "random", "l": "latest", "e": "explain"]
 
     let host: CommandHost
-    let library: Library
+    /// The index the session's searches and commands read, opened once for the whole session.
+    let index: OpenIndex
+    var library: Library { index.library }
     let input: any LineSource
     let output: any OutputSink
     let interrupts: any InterruptSource
-    /// The sentence model searches rank by meaning with, loaded by the first search that needs it.
-    let sentenceModel: SentenceModel?
     /// Whether errors name their line (`line 3: …`): for a script read from a pipe, where no one
     /// sees which line was typed last.
     let numbersErrors: Bool
@@ -60,14 +60,12 @@ public struct Session {
         "Type words to search, a number to show that comic, :help for more; quit or Ctrl-D to leave."
 
     public init(
-        host: CommandHost, library: Library, input: any LineSource, output: any OutputSink,
-        interrupts: any InterruptSource = NoInterrupts(), sentenceModel: SentenceModel? = nil,
-        numbersErrors: Bool = false
+        host: CommandHost, index: OpenIndex, input: any LineSource, output: any OutputSink,
+        interrupts: any InterruptSource = NoInterrupts(), numbersErrors: Bool = false
     ) {
         self.numbersErrors = numbersErrors
         self.host = host
-        self.library = library
-        self.sentenceModel = sentenceModel
+        self.index = index
         self.input = input
         self.output = output
         self.interrupts = interrupts
@@ -150,7 +148,8 @@ public struct Session {
         } else if Self.isCommand(head, host: host) {
             arguments = try expand(try ArgumentTokenizer.split(trimmed))
         } else {
-            return try await search(SearchRequest(text: trimmed, render: host.renderSearch), state: &state)
+            return try await search(
+                SessionSearch(try SearchRequest(text: trimmed), render: host.renderSearch), state: &state)
         }
         if arguments.first?.lowercased() == "repl" { throw REPLError.alreadyInREPL }
         switch try host.parse(arguments) {
@@ -234,34 +233,31 @@ public struct Session {
 
     // MARK: Searching
 
-    private func search(_ request: SearchRequest, state: inout State) async throws -> Outcome {
-        let engine = SearchEngine(database: library.database, sentenceModel: sentenceModel, logger: library.logger)
-        let search = { @Sendable in
-            try engine.search(
-                request.text, limit: request.limit, page: request.page, correctingSpelling: request.correctingSpelling)
-        }
-        guard let results = try await interruptibly(search) else { return .interrupted }
+    private func search(_ search: SessionSearch, state: inout State) async throws -> Outcome {
+        let (request, index) = (search.request, index)
+        let run = { @Sendable in try request.run(in: index) }
+        guard let results = try await interruptibly(run) else { return .interrupted }
         if let problem = results.semanticProblem, !state.toldSemanticProblem {
             output.writeError("note: \(problem)\n")
             state.toldSemanticProblem = true
         }
-        show(request.render(results, Self.nextPageHint), paging: request.isPaged)
-        state.lastSearch = request
+        show(search.render(results, Self.nextPageHint), paging: search.isPaged)
+        state.lastSearch = search
         state.lastResults = results
         state.entersPage = results.hasNextPage
         return .done
     }
 
     private func more(_ state: inout State) async throws -> Outcome {
-        guard var request = state.lastSearch, let results = state.lastResults else {
+        guard var search = state.lastSearch, let results = state.lastResults else {
             throw REPLError.noSearchToContinue
         }
         guard results.hasNextPage else {
             output.write("no more results (\(results.total) in all)\n")
             return .done
         }
-        request.page = results.page + 1
-        return try await search(request, state: &state)
+        search.request.page = results.page + 1
+        return try await self.search(search, state: &state)
     }
 
     // MARK: Paging

@@ -29,8 +29,6 @@ struct XKCDSearchServe: AsyncParsableCommand {
         // The access log is the server's output: at info always, the query strings with -v.
         var logger = GlobalOptions.makeLogger(verbose: true)
         logger.logLevel = global.verbose ? .debug : .info
-        // A pool: the readers answer searches side by side, and never wait for a writer.
-        let database = try global.openDatabase(connections: .pool)
         let configuration = APIServer.Configuration(
             host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost,
             requestDeadline: .seconds(options.deadline), imageBaseURL: URL(string: options.imageURL)!,
@@ -40,11 +38,15 @@ struct XKCDSearchServe: AsyncParsableCommand {
                 "warning: serving on \(options.host) without --read-only: anyone who reaches it can change the favourites"
             )
         }
-        // A new index published at the path (renamed over it) is served from the next request on.
-        let global = self.global
-        let server = APIServer(
-            configuration: configuration, database: database, imagesDirectory: global.paths.imagesDirectory,
-            reopening: { try global.openDatabase(connections: .pool) }, logger: logger)
+        // A pool (readers side by side, never waiting for a writer); a new index published at the
+        // path (renamed over it) is served from the next request on.
+        let services = global.makeServices()
+        let server: APIServer
+        do {
+            server = try APIServer(configuration: configuration, services: services, logger: logger)
+        } catch IndexFileError.missing(let path) {
+            throw MissingIndex(path: path)
+        }
         try await server.run { url in
             // The line a script or a test waits for before its first request.
             print("serving \(url.absoluteString)")

@@ -84,10 +84,9 @@ struct REPLHost {
                     }
                     if let search = command as? XKCDSearch.Search, !search.json {
                         return .search(
-                            SearchRequest(
-                                text: search.words.joined(separator: " "), limit: search.limit, page: search.page,
-                                isPaged: !search.global.noPager, correctingSpelling: !search.exact,
-                                render: Self.render(colored: search.global.usesColor)))
+                            SessionSearch(
+                                try search.invocation.request(text: search.words.joined(separator: " ")),
+                                isPaged: !search.global.noPager, render: Self.render(colored: search.global.usesColor)))
                     }
                     let parsed = ParsedCommand(command: command)
                     return Self.pagesOutput(of: command)

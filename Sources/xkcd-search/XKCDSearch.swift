@@ -32,7 +32,7 @@ struct XKCDSearch: AsyncParsableCommand {
 }
 
 /// Runs the command line: a plain `search` or `relevant`
-/// (``XKCDSearch/Search/Request/init(plainArguments:command:)``) before ArgumentParser is asked
+/// (``XKCDSearch/Search/Invocation/init(plainArguments:command:)``) before ArgumentParser is asked
 /// anything, the rest through ArgumentParser.
 ///
 /// Only the REPL runs as a Swift task (it awaits its line editor and the indexer); every other
@@ -45,10 +45,11 @@ enum Entry {
         do {
             let arguments = try withImpliedCommand(
                 GlobalOptions.movedAfterTheCommand(Array(CommandLine.arguments.dropFirst())))
-            if let name = arguments.first, let plain = XKCDSearch.Search.Request.PlainCommand(rawValue: name),
-                let request = XKCDSearch.Search.Request(plainArguments: Array(arguments.dropFirst()), command: plain)
+            if let name = arguments.first, let plain = XKCDSearch.Search.Invocation.PlainCommand(rawValue: name),
+                let invocation = XKCDSearch.Search.Invocation(
+                    plainArguments: Array(arguments.dropFirst()), command: plain)
             {
-                try request.runAsProcess(plain)
+                try invocation.runAsProcess(plain)
             }
             var command: any ParsableCommand
             do {
@@ -57,8 +58,8 @@ enum Entry {
                 throw explained(error, of: arguments)
             }
             if command is any AsyncParsableCommand { runAsTask(ParsedCommand(command: command)) }
-            if let search = command as? XKCDSearch.Search { try search.request.runAsProcess() }
-            if let relevant = command as? XKCDSearch.Relevant { try relevant.request.runAsProcess(.relevant) }
+            if let search = command as? XKCDSearch.Search { try search.invocation.runAsProcess() }
+            if let relevant = command as? XKCDSearch.Relevant { try relevant.invocation.runAsProcess(.relevant) }
             try command.run()
         } catch {
             Terminal.exit(XKCDSearch.self, withError: error)

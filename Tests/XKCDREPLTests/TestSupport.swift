@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import XKCDFiles
 import XKCDIndexer
 import XKCDKit
 import XKCDREPL
@@ -8,7 +9,7 @@ import XKCDStore
 import _XKCDTestSupport
 
 /// An index of the fixture corpus, built once and copied per test.
-enum FixtureLibrary {
+enum FixtureIndex {
     private static let template = Task<URL, any Error> {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("xkcd-repl-template-\(UUID().uuidString)", isDirectory: true)
@@ -21,8 +22,8 @@ enum FixtureLibrary {
         return file
     }
 
-    /// A fresh copy of the fixture index.
-    static func make() async throws -> Library {
+    /// A fresh copy of the fixture index, searched by words alone.
+    static func make() async throws -> OpenIndex {
         let source = try await template.value
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("xkcd-repl-\(UUID().uuidString)", isDirectory: true)
@@ -31,7 +32,9 @@ enum FixtureLibrary {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
         }
-        return Library(database: try ComicDatabase.open(at: target.path))
+        let services = Services(
+            paths: Paths(database: target.path), logger: Logger(label: "test"), searchesByMeaning: false)
+        return try services.open(.serving)
     }
 }
 
@@ -93,7 +96,8 @@ final class RecordingHost: Sendable {
                 if arguments.first == "search" {
                     let limit = arguments.firstIndex(of: "--limit").map { Int(arguments[$0 + 1])! } ?? 10
                     let words = arguments.dropFirst().filter { !$0.hasPrefix("--") && Int($0) == nil }
-                    return .search(SearchRequest(text: words.joined(separator: " "), limit: limit, render: render))
+                    let request = try SearchRequest(text: words.joined(separator: " "), limit: limit)
+                    return .search(SessionSearch(request, render: render))
                 }
                 if arguments.contains("--bad") { throw REPLError.command("unknown option '--bad'") }
                 if arguments == ["show", "--help"] { return .output("USAGE: xkcd-search show") }

@@ -43,7 +43,7 @@ struct ArgumentTokenizerTests {
 @Suite("completion")
 struct CompleterTests {
     @Test func completesCommandsSubcommandsAndOptions() async throws {
-        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureIndex.make().library)
         #expect(completer.completions(for: "sta", cursor: 3) == ["stats"])
         #expect(completer.completions(for: "se", cursor: 2) == ["search"])
         #expect(completer.completions(for: ":q", cursor: 2) == [":quit"])
@@ -56,7 +56,7 @@ struct CompleterTests {
     }
 
     @Test func completesFieldAndFilterNames() async throws {
-        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureIndex.make().library)
         #expect(completer.completions(for: "search tit", cursor: 10).first == "title:")
         #expect(completer.completions(for: "search ye", cursor: 9).first == "year:")
         #expect(completer.completions(for: "bobby -tit", cursor: 10).first == "-title:")
@@ -65,7 +65,8 @@ struct CompleterTests {
     }
 
     @Test func completesTagNames() async throws {
-        let library = try await FixtureLibrary.make()
+        let index = try await FixtureIndex.make()
+        let library = index.library
         _ = try library.addFavourite(.number(327), tags: ["sql", "security"])
         _ = try library.addFavourite(.number(149), tags: ["sudo"])
         let completer = Completer(root: RecordingHost.root, library: library)
@@ -78,10 +79,11 @@ struct CompleterTests {
     }
 
     @Test func completesIndexedWordsMostFrequentFirst() async throws {
-        let library = try await FixtureLibrary.make()
+        let index = try await FixtureIndex.make()
+        let library = index.library
         let completer = Completer(root: RecordingHost.root, library: library)
         let words = completer.completions(for: "search tabl", cursor: 11)
-        #expect(words == (try library.database.readCommonWords(startingWith: "tabl", limit: 30)))
+        #expect(words == (try library.commonWords(startingWith: "tabl", limit: 30)))
         #expect(words.contains("table"))
         #expect(words.allSatisfy { $0.hasPrefix("tabl") })
         // A first word that starts no command is a query word.
@@ -91,7 +93,7 @@ struct CompleterTests {
     }
 
     @Test func countsTheCursorInUnicodeScalars() async throws {
-        let completer = Completer(root: RecordingHost.root, library: try await FixtureLibrary.make())
+        let completer = Completer(root: RecordingHost.root, library: try await FixtureIndex.make().library)
         #expect(completer.completions(for: "😀 ye", cursor: 4).first == "year:")
         #expect(completer.completions(for: "search ünï 😀 ye", cursor: 16).first == "year:")
     }
@@ -191,29 +193,29 @@ struct SessionTests {
         var calls: [[String]]
     }
 
-    func run(_ lines: [String], library: Library? = nil, interrupts: any InterruptSource = NoInterrupts()) async throws
+    func run(_ lines: [String], index: OpenIndex? = nil, interrupts: any InterruptSource = NoInterrupts()) async throws
         -> Run
     {
-        let library = if let library { library } else { try await FixtureLibrary.make() }
+        let index = if let index { index } else { try await FixtureIndex.make() }
         let recorder = RecordingHost()
         let transcript = Transcript()
         let session = Session(
-            host: recorder.makeHost(output: transcript), library: library, input: ScriptedLines(lines),
+            host: recorder.makeHost(output: transcript), index: index, input: ScriptedLines(lines),
             output: transcript, interrupts: interrupts)
         let summary = await session.run()
         return Run(summary: summary, transcript: transcript, calls: recorder.recorded)
     }
 
     @Test func shortcutsBecomeCommands() async throws {
-        let library = try await FixtureLibrary.make()
-        _ = try library.show(.number(327))
+        let index = try await FixtureIndex.make()
+        _ = try index.library.show(.number(327))
         let result = try await run(
             [
                 "327", "#149 --json", "n", "p --json", "r", "l", "e", "next", "fav", "tag sql", "untag sql",
                 "tag 149 x",
                 "fav add", "fav add sql", "fav remove", "fav list", "stats", "show --help",
             ],
-            library: library)
+            index: index)
         #expect(
             result.calls == [
                 ["show", "327"], ["show", "#149", "--json"], ["next"], ["prev", "--json"], ["random"], ["latest"],
@@ -322,7 +324,7 @@ struct SessionTests {
         let recorder = RecordingHost()
         let transcript = Transcript()
         let session = Session(
-            host: recorder.makeHost(output: transcript), library: try await FixtureLibrary.make(),
+            host: recorder.makeHost(output: transcript), index: try await FixtureIndex.make(),
             input: ScriptedLines(inputs: [
                 .pasted(["Our whole company runs on", "a tiny library."]), .pasted(["stats", "327"]),
             ]),
@@ -338,7 +340,7 @@ struct SessionTests {
         let recorder = RecordingHost()
         let transcript = Transcript()
         let session = Session(
-            host: recorder.makeHost(output: transcript), library: try await FixtureLibrary.make(),
+            host: recorder.makeHost(output: transcript), index: try await FixtureIndex.make(),
             input: ScriptedLines(inputs: [.interrupted, .line("stats"), .end, .line("never")]), output: transcript)
         #expect(await session.run().failures == 0)
         #expect(recorder.recorded == [["stats"]])

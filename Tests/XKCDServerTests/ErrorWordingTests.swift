@@ -17,9 +17,9 @@ struct ErrorWordingTests {
         let directory = try makeTemporaryDirectory("xkcd-server-wording")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try ComicDatabase.open(at: directory.appendingPathComponent("index.sqlite").path)
-        let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: database,
-            imagesDirectory: directory.appendingPathComponent("images"),
+        let server = try APIServer(
+            configuration: .init(port: 0, requestDeadline: .seconds(600)),
+            services: testServices(database, images: directory.appendingPathComponent("images")),
             logger: Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive { client in
             try await client.execute(uri: "/api/comics/latest", method: .get) { response in
@@ -35,10 +35,11 @@ struct ErrorWordingTests {
     /// is off, from the same model the searches use; no answer names the model's path.
     @Test func withoutAModelSearchesAreByWordsAndStatsSaysSo() async throws {
         let harness = try await Harness.make()
-        let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database,
-            imagesDirectory: harness.directory.appendingPathComponent("images"),
-            sentenceModel: SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model")),
+        let server = try APIServer(
+            configuration: .init(port: 0, requestDeadline: .seconds(600)),
+            services: testServices(
+                harness.database, images: harness.directory.appendingPathComponent("images"),
+                model: SentenceModel(directory: URL(fileURLWithPath: "/nonexistent/model"))),
             logger: Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
         let description = "a guy asks his buddy to fix him lunch and only obeys once he invokes superuser privileges"
         try await server.testLive { client in

@@ -162,7 +162,7 @@ struct FavouriteRouteTests {
 
     @Test func readOnlyRefusesChangesButLists() async throws {
         let harness = try await Harness.make()
-        let server = harness.server(.init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)))
+        let server = try harness.server(.init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)))
         try await server.testLive { client in
             try await client.execute(
                 uri: "/api/favourites/327", method: .put, headers: sameOrigin, body: body(#"{"tags": []}"#)
@@ -184,9 +184,10 @@ struct FavouriteRouteTests {
         let harness = try await Harness.make()
         let readOnly = try ComicDatabase.open(
             at: harness.directory.appendingPathComponent("index.sqlite").path, connections: .readOnly)
-        let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: readOnly,
-            imagesDirectory: harness.directory.appendingPathComponent("images"),
+        let server = try APIServer(
+            configuration: .init(port: 0, requestDeadline: .seconds(600)),
+            services: testServices(readOnly, images: harness.directory.appendingPathComponent("images")),
+            access: .reading,
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive { client in
             try await client.execute(

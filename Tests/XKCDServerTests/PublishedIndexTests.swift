@@ -26,10 +26,9 @@ struct PublishedIndexTests {
         let made = try runSQLite(foreign, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')")
         #expect(made == 0)
 
-        let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: served.database,
-            imagesDirectory: served.directory.appendingPathComponent("images"),
-            reopening: { try ComicDatabase.open(at: path, creating: false) },
+        let server = try APIServer(
+            configuration: .init(port: 0, requestDeadline: .seconds(600)),
+            services: testServices(served.database, images: served.directory.appendingPathComponent("images")),
             logger: .init(label: "published-index-tests") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive { client in
             func favourites() async throws -> (status: Int, text: String) {

@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import NIOCore
 import Testing
+import XKCDFiles
 import XKCDIndexer
 import XKCDKit
 import XKCDServer
@@ -27,10 +28,11 @@ struct Harness: Sendable {
     static func make() async throws -> Harness { try await shared.value }
 
     /// Another server over the same index: `images` is its image cache (default: the harness's).
-    func server(_ configuration: APIServer.Configuration, images: URL? = nil, logger: Logger? = nil) -> APIServer {
-        APIServer(
-            configuration: configuration, database: database,
-            imagesDirectory: images ?? directory.appendingPathComponent("images"),
+    func server(_ configuration: APIServer.Configuration, images: URL? = nil, logger: Logger? = nil) throws -> APIServer
+    {
+        try APIServer(
+            configuration: configuration,
+            services: testServices(database, images: images ?? directory.appendingPathComponent("images")),
             logger: logger ?? Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() })
     }
 
@@ -44,9 +46,10 @@ struct Harness: Sendable {
         _ = try await Indexer(
             database: database, source: MirrorComicSource(directory: Fixtures.corpusURL), logger: logger
         ).run()
-        let server = APIServer(
-            configuration: configuration, database: database,
-            imagesDirectory: directory.appendingPathComponent("images"), logger: logger)
+        let server = try APIServer(
+            configuration: configuration,
+            services: testServices(database, images: directory.appendingPathComponent("images")),
+            logger: logger)
         return Harness(directory: directory, database: database, server: server)
     }
 }
@@ -245,8 +248,8 @@ struct RouteTests {
 
     @Test func statsAnswerWhatStatsJSONPrintsWithoutThePath() async throws {
         let harness = try await Harness.make()
-        var stats = try StatsDocument(
-            reading: harness.database, imagesDirectory: harness.directory.appendingPathComponent("images"))
+        let services = testServices(harness.database, images: harness.directory.appendingPathComponent("images"))
+        var stats = try StatsRequest().run(in: services.open(.reading))
         stats.database = "index.sqlite"
         let expected = try JSONDocument.line(stats)
         try await harness.server.testLive { client in
@@ -313,10 +316,9 @@ struct RouteTests {
     /// A connection that never sends a request is closed after the idle timeout (1 s here).
     @Test func anIdleConnectionIsClosed() async throws {
         let harness = try await Harness.make()
-        let server = APIServer(
+        let server = try APIServer(
             configuration: .init(port: 0, idleTimeout: .seconds(1), requestDeadline: .seconds(600)),
-            database: harness.database,
-            imagesDirectory: harness.directory.appendingPathComponent("images"),
+            services: testServices(harness.database, images: harness.directory.appendingPathComponent("images")),
             logger: Logger(label: "idle") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive { client in
             let port = client.port
@@ -404,4 +406,13 @@ struct RelevantRouteTests {
             }
         }
     }
+}
+
+/// What a server over `database` is built from: its path, the image cache `images` and the
+/// model (found where the executables find it unless given).
+func testServices(_ database: ComicDatabase, images: URL, model: SentenceModel? = nil) -> Services {
+    var paths = Paths(database: database.path!)
+    paths.imagesDirectory = images
+    return Services(
+        paths: paths, logger: Logger(label: "xkcd-server-tests") { _ in SwiftLogNoOpLogHandler() }, model: model)
 }

@@ -58,9 +58,9 @@ struct WebPageTests {
         // #472's could not be fetched lately: the page says so instead of a broken image.
         ImageCache(directory: images).rememberMissing(
             comic: 472, imageURL: "https://imgs.xkcd.com/comics/house_of_pancakes.png", reason: "offline")
-        let server = APIServer(
-            configuration: .init(port: 0, requestDeadline: .seconds(600)), database: harness.database,
-            imagesDirectory: images,
+        let server = try APIServer(
+            configuration: .init(port: 0, requestDeadline: .seconds(600)),
+            services: testServices(harness.database, images: images),
             logger: Logger(label: "web") { _ in SwiftLogNoOpLogHandler() })
         try await server.testLive(checkingAnswers: false) { client in
             try await client.execute(uri: "/images/327", method: .get) { response in
@@ -239,9 +239,9 @@ struct WebPageTests {
             }
         }
         #expect(try Library(database: harness.database).favourites().isEmpty)
-        let readOnly = APIServer(
-            configuration: .init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)), database: harness.database,
-            imagesDirectory: harness.directory.appendingPathComponent("images"),
+        let readOnly = try APIServer(
+            configuration: .init(port: 0, isReadOnly: true, requestDeadline: .seconds(600)),
+            services: testServices(harness.database, images: harness.directory.appendingPathComponent("images")),
             logger: Logger(label: "read-only") { _ in SwiftLogNoOpLogHandler() })
         try await readOnly.testLive(checkingAnswers: false) { client in
             var sameOrigin: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]

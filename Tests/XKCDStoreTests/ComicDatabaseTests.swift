@@ -542,7 +542,7 @@ enum Sample {
             try db.execute(sql: "INSERT OR REPLACE INTO setting(key, value) VALUES ('rankingGeneration', 'changed')")
         }
         #expect(throws: DocumentLengths.damaged) { try database.readTermScores(for: ["sandwich"]) }
-        #expect(DocumentLengths.damaged.description.contains("index --rebuild"))
+        #expect(DocumentLengths.damaged.description.contains("ranking data is damaged"))
     }
 
     /// An in-memory index migrated up to `migration`, holding one document given as SQL values

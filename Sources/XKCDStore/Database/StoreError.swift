@@ -30,6 +30,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case busy
     /// The disk is full or read-only.
     case cannotWrite(reason: String)
+    /// The ranking index's stored data is damaged or in another version's format: the index
+    /// must be rebuilt (the front end says how).
+    case rankingDataDamaged
     /// Anything else SQLite reported; the SQL and its arguments are never included.
     case failed(reason: String)
 
@@ -58,6 +61,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             "the index is read-only (its file, directory or disk): it can be searched and browsed, not changed"
         case .busy: "the index is busy (another xkcd-search is writing to it); try again"
         case .cannotWrite(let reason): "cannot write to the index: \(reason)"
+        case .rankingDataDamaged: "index error: its ranking data is damaged or was written by another version"
         case .failed(let reason): "index error: \(reason)"
         }
     }

@@ -39,10 +39,7 @@ struct DocumentLengths: Sendable {
     /// same name, or damaged data, are told apart from it.
     static let format: UInt32 = 0x314C_4B58
 
-    static let damaged = StoreError.failed(
-        reason:
-            "its ranking data is damaged or was written by another version; run 'xkcd-search index --rebuild', or delete the index and run 'xkcd-search index'"
-    )
+    static let damaged = StoreError.rankingDataDamaged
 
     static func load(_ db: Database, generation: String) throws -> DocumentLengths {
         var loaded: DocumentLengths?

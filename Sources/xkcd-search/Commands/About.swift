@@ -23,7 +23,7 @@ extension XKCDSearch {
             global.log("index: \(paths.databasePath)")
             global.log("comic shown last and REPL history: \(paths.stateDirectory.path)")
             global.log("images and raw responses: \(paths.cacheDirectory.path)")
-            global.log("sentence model: \(SentenceModel.located().directory?.path ?? "none found")")
+            global.log("sentence model: \(global.makeServices().model.directory?.path ?? "none found")")
             if json { return try JSONOutput.print(AboutDocument(version: XKCDSearch.configuration.version)) }
             print(
                 """

@@ -14,19 +14,15 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(
-            help: ArgumentHelp(
-                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
-            completion: comicCompletion)
-        var comic: String?
+        @OptionGroup var comic: ComicArgument
 
         @Flag(
             help: "Print JSON: num, title, explanation, trivia, incomplete (null without an explanation), explainUrl.")
         var json = false
 
         func run() throws {
-            let reference = try comic.map { try ComicReference(parsing: $0) }
-            let library = try global.openLibrary()
+            let reference = try comic.reference()
+            let library = try global.open().library
             guard json else {
                 let page = try library.explain(reference)
                 Pager.start(unless: global.noPager)

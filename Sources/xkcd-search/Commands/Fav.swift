@@ -36,10 +36,11 @@ extension XKCDSearch.Fav {
             [String] = []
 
         func run() throws {
-            let added = try global.openLibrary(writing: true)
-                .addFavourite(try ComicReference(parsing: comic), tags: tags)
-            let name = "#\(added.comic.id) \(sanitized(added.comic.title))"
-            let tagged = added.addedTags.isEmpty ? "" : " (tagged \(added.addedTags.joined(separator: ", ")))"
+            let change = try FavouriteChange(.add, comic: try ComicReference(parsing: comic), tags: tags)
+            let added = try change.run(in: global.open(.writing))
+            let name = ["#\(added.entry?.favourite.id ?? 0)", added.entry?.comic.map { sanitized($0.title) }]
+                .compactMap { $0 }.joined(separator: " ")
+            let tagged = added.changedTags.isEmpty ? "" : " (tagged \(added.changedTags.joined(separator: ", ")))"
             print(added.isNew ? "added \(name) to the favourites\(tagged)" : "\(name) was already a favourite\(tagged)")
         }
     }
@@ -52,9 +53,10 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("327 or #327.", valueName: "comic")) var comic: String
 
         func run() throws {
-            let removed = try global.openLibrary(writing: true).removeFavourite(try ComicReference(parsing: comic))
-            let name = ["#\(removed.favourite.id)", removed.comic.map { sanitized($0.title) }].compactMap { $0 }.joined(
-                separator: " ")
+            let change = try FavouriteChange(.remove, comic: try ComicReference(parsing: comic))
+            let removed = try change.run(in: global.open(.writing))
+            let name = ["#\(removed.entry?.favourite.id ?? 0)", removed.entry?.comic.map { sanitized($0.title) }]
+                .compactMap { $0 }.joined(separator: " ")
             print("removed \(name) from the favourites")
         }
     }
@@ -68,8 +70,8 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("Tags to attach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
-            let reference = try ComicReference(parsing: comic)
-            let added = try global.openLibrary(writing: true).tag(reference, with: tags)
+            let change = try FavouriteChange(.tag, comic: try ComicReference(parsing: comic), tags: tags)
+            let added = try change.run(in: global.open(.writing)).changedTags
             print(
                 added.isEmpty
                     ? "nothing to do: those tags were there already" : "tagged \(added.joined(separator: ", "))")
@@ -85,8 +87,8 @@ extension XKCDSearch.Fav {
         @Argument(help: ArgumentHelp("Tags to detach.", valueName: "tag"), completion: tagCompletion) var tags: [String]
 
         func run() throws {
-            let reference = try ComicReference(parsing: comic)
-            let removed = try global.openLibrary(writing: true).untag(reference, removing: tags)
+            let change = try FavouriteChange(.untag, comic: try ComicReference(parsing: comic), tags: tags)
+            let removed = try change.run(in: global.open(.writing)).changedTags
             print(
                 removed.isEmpty
                     ? "nothing to do: it had none of those tags" : "untagged \(removed.joined(separator: ", "))")
@@ -103,7 +105,7 @@ extension XKCDSearch.Fav {
         @Flag(help: "Print JSON: a list of {num, title, date, added, tags, url}.") var json = false
 
         func run() throws {
-            let entries = try global.openLibrary().favourites(taggedWith: tag)
+            let entries = try FavouriteListRequest(tag: tag).run(in: global.open())
             if json { return try JSONOutput.print(entries.map(FavouriteDocument.init)) }
             if entries.isEmpty {
                 return print(tag.map { "no favourite is tagged '\(sanitized($0))'" } ?? "no favourites yet")
@@ -125,7 +127,7 @@ extension XKCDSearch.Fav {
         @Flag(help: "Print JSON: a list of {tag, count}.") var json = false
 
         func run() throws {
-            let counts = try global.openLibrary().tagCounts()
+            let counts = try global.open().library.tagCounts()
             if json { return try JSONOutput.print(counts) }
             if counts.isEmpty { return print("no tags yet") }
             let width = counts.map { Terminal.columns(of: $0.tag) }.max() ?? 0
@@ -156,7 +158,7 @@ extension XKCDSearch.Fav {
             completion: .file()) var file: String?
 
         func run() throws {
-            let library = try global.openLibrary()
+            let library = try global.open().library
             let data = try library.exportFavourites()
             guard let file, file != "-" else {
                 return FileHandle.standardOutput.write(JSONDocument.escapingControls(inJSON: data))
@@ -182,7 +184,7 @@ extension XKCDSearch.Fav {
         var file: String
 
         func run() throws {
-            let library = try global.openLibrary(writing: true)
+            let library = try global.open(.writing).library
             let result =
                 file == "-"
                 ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
@@ -212,8 +214,7 @@ let comicCompletion = CompletionKind.list(["latest", "random"])
 /// default one; none when it cannot be read.
 let tagCompletion = CompletionKind.custom { words, _, prefix in
     let database = Array(zip(words, words.dropFirst())).last { $0.0 == "--db" }?.1
-    let logger = GlobalOptions.makeLogger(verbose: false)
-    let index = try? GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger)
-    let tags = index.flatMap { try? Library(database: $0).tagCounts() } ?? []
+    let index = try? GlobalOptions.open(GlobalOptions.makeServices(database: database, verbose: false), .reading)
+    let tags = index.flatMap { try? $0.library.tagCounts() } ?? []
     return tags.map(\.tag).filter { $0.hasPrefix(prefix) }
 }

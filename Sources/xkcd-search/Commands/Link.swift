@@ -12,18 +12,14 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(
-            help: ArgumentHelp(
-                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
-            completion: comicCompletion)
-        var comic: String?
+        @OptionGroup var comic: ComicArgument
 
         @Flag(help: "Print JSON: num, title, url, line.")
         var json = false
 
         func run() throws {
-            let reference = try comic.map { try ComicReference(parsing: $0) }
-            let shared = try global.openLibrary().sharedComic(reference)
+            let reference = try comic.reference()
+            let shared = try global.open().library.sharedComic(reference)
             let line = Library.shareLine(for: shared)
             guard json else { return print(sanitized(line)) }
             try JSONOutput.print(LinkDocument(num: shared.id, title: shared.title, url: shared.url, line: line))
@@ -47,18 +43,14 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(
-            help: ArgumentHelp(
-                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
-            completion: comicCompletion)
-        var comic: String?
+        @OptionGroup var comic: ComicArgument
 
         @Flag(help: "Open the explain xkcd page instead.")
         var explain = false
 
         func run() throws {
-            let reference = try comic.map { try ComicReference(parsing: $0) }
-            let url = try global.openLibrary().url(reference, explain: explain)
+            let reference = try comic.reference()
+            let url = try global.open().library.url(reference, explain: explain)
             global.log("opening \(url) with $BROWSER's entries in turn, else xdg-open")
             switch URLOpener().open(url) {
             case .opened: break

@@ -14,7 +14,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().step(.next), with: global)
+            try output.print(try global.open().library.step(.next), with: global)
         }
     }
 
@@ -29,7 +29,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().step(.previous), with: global)
+            try output.print(try global.open().library.step(.previous), with: global)
         }
     }
 
@@ -42,7 +42,7 @@ extension XKCDSearch {
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            try output.print(try global.openLibrary().show(.latest), with: global)
+            try output.print(try global.open().library.show(.latest), with: global)
         }
     }
 
@@ -66,7 +66,7 @@ extension XKCDSearch {
 
         func run() throws {
             let pool: Library.Pool = tag.map { .tagged($0) } ?? (fav ? .favourites : .all)
-            try output.print(try global.openLibrary().random(among: pool), with: global)
+            try output.print(try global.open().library.random(among: pool), with: global)
         }
     }
 }

@@ -21,18 +21,13 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(
-            help: ArgumentHelp(
-                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
-            completion: comicCompletion)
-        var comic: String?
+        @OptionGroup var comic: ComicArgument
 
         @Flag(help: "Print JSON: num, title, related: [{num, title, date, reasons, similarity}].")
         var json = false
 
         func run() throws {
-            let reference = try comic.map { try ComicReference(parsing: $0) }
-            let found = try global.openLibrary().related(reference)
+            let found = try RelatedRequest(comic: comic.comic).run(in: global.open())
             guard json else { return print(global.renderer.related(found)) }
             try JSONOutput.print(RelatedDocument(found))
         }

@@ -31,9 +31,7 @@ extension XKCDSearch {
         var words: [String]
 
         @Option(help: "How many comics to show.")
-        var limit = defaultLimit
-
-        static let defaultLimit = 5
+        var limit = RelevantRequest.defaultLimit
 
         @Flag(
             help:
@@ -42,46 +40,49 @@ extension XKCDSearch {
         var json = false
 
         func validate() throws {
-            guard Search.limits.contains(limit) else {
-                throw ValidationError(
-                    "--limit must be between \(Search.limits.lowerBound) and \(Search.limits.upperBound)")
+            // The request's own rules, worded with the options' names.
+            do throws(RequestError) {
+                _ = try RelevantRequest(passage: "-", limit: limit)
+            } catch {
+                throw ValidationError(Advice.commandLineWords(for: error))
             }
         }
 
         func run() throws {
-            if try !Self.findAndPrint(request).found { throw ExitCode(1) }
+            if try !Self.findAndPrint(invocation).found { throw ExitCode(1) }
         }
 
         /// What the parsed options ask for, in the form the plain reader gives them
-        /// (``XKCDSearch/Search/Request/init(plainArguments:command:)``).
-        var request: Search.Request {
-            Search.Request(
+        /// (``XKCDSearch/Search/Invocation/init(plainArguments:command:)``).
+        var invocation: Search.Invocation {
+            Search.Invocation(
                 database: global.db, words: words, color: global.color, limit: limit, json: json,
                 verbose: global.verbose)
         }
 
-        /// Returns the engine, whose connection closes when the caller lets it go, and whether
+        /// Returns the index, whose connection closes when the caller lets it go, and whether
         /// any comic was found.
-        static func findAndPrint(_ request: Search.Request) throws -> (engine: SearchEngine, found: Bool) {
+        static func findAndPrint(_ invocation: Search.Invocation) throws -> (index: OpenIndex, found: Bool) {
             // Standard input is kept to the limit and a little more, and counted whole.
-            var text = request.words.joined(separator: " ")
+            var text = invocation.words.joined(separator: " ")
             var byteCount: Int?
-            if request.words == ["-"] {
-                (text, byteCount) = StandardInput.read(keeping: SearchEngine.maximumPassageLength)
+            if invocation.words == ["-"] {
+                (text, byteCount) = StandardInput.read(keeping: RelevantRequest.maximumLength)
             }
-            let engine = try request.openEngine()
-            var found = try engine.relevant(to: text, limit: request.limit)
+            let index = try invocation.openIndex()
+            var found = try RelevantRequest(passage: text, limit: invocation.limit).run(in: index)
             if found.cutFrom != nil, let byteCount { found.cutFrom = byteCount }
             if let cutNote = found.cutNote { Terminal.printError("note: " + cutNote) }
             if let problem = found.semanticProblem { Terminal.printError(Advice.line(for: problem)) }
-            if request.json {
+            if invocation.json {
                 try JSONOutput.print(RelevantDocument(found))
             } else {
                 print(
-                    RelevantOutput.text(found, color: Terminal.usesColor(request.color), width: Terminal.width ?? 100),
+                    RelevantOutput.text(
+                        found, color: Terminal.usesColor(invocation.color), width: Terminal.width ?? 100),
                     terminator: "")
             }
-            return (engine, !found.results.isEmpty)
+            return (index, !found.results.isEmpty)
         }
     }
 }

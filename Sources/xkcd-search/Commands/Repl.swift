@@ -39,22 +39,19 @@ extension XKCDSearch {
             // The commands run in this process: none may start the command line's pager, which
             // would keep this process's standard output; the session pages tall output itself.
             Pager.isAllowed = false
-            let library = Library(
-                database: try global.openDatabase(connections: .pool),
-                shown: ShownComic(stateDirectory: global.paths.stateDirectory, databasePath: global.paths.databasePath),
-                logger: global.makeLogger())
+            let index = try global.open(.serving)
             let host = REPLHost(global: global, image: image).makeCommandHost()
             let isInteractive = isatty(STDIN_FILENO) == 1
             let input: any LineSource =
                 isInteractive
                 ? LineEditor(
                     historyFile: global.paths.stateDirectory.appendingPathComponent("history"),
-                    completer: Completer(root: host.root, library: library))
+                    completer: Completer(root: host.root, library: index.library))
                 : StandardInputLineSource()
             let interrupts: any InterruptSource = isInteractive ? SignalInterrupts.install() : NoInterrupts()
             let session = Session(
-                host: host, library: library, input: input, output: StandardOutputSink(), interrupts: interrupts,
-                sentenceModel: .located(), numbersErrors: !isInteractive)
+                host: host, index: index, input: input, output: StandardOutputSink(), interrupts: interrupts,
+                numbersErrors: !isInteractive)
             if isInteractive { print(Session.hint) }
             let summary = await session.run()
             if isInteractive {

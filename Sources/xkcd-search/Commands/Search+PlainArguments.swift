@@ -1,6 +1,7 @@
 import XKCDCommandLine
+import XKCDKit
 
-extension XKCDSearch.Search.Request {
+extension XKCDSearch.Search.Invocation {
     /// The commands read by ``init(plainArguments:command:)``.
     enum PlainCommand: String {
         /// `search`, which reads all the options below.
@@ -12,8 +13,8 @@ extension XKCDSearch.Search.Request {
         /// How many comics the command shows unless told.
         var defaultLimit: Int {
             switch self {
-            case .search: XKCDSearch.Search.defaultLimit
-            case .relevant: XKCDSearch.Relevant.defaultLimit
+            case .search: SearchRequest.defaultLimit
+            case .relevant: RelevantRequest.defaultLimit
             }
         }
     }
@@ -77,7 +78,7 @@ extension XKCDSearch.Search.Request {
                     color = choice
                 case "--limit":
                     guard let number = value(of: argument).flatMap({ Int($0) }),
-                        XKCDSearch.Search.limits.contains(number)
+                        SearchRequest.limits.contains(number)
                     else { return nil }
                     limit = number
                 case "--page":

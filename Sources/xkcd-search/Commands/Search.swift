@@ -33,7 +33,7 @@ extension XKCDSearch {
         var stdin = false
 
         @Option(help: "Results per page.")
-        var limit = defaultLimit
+        var limit = SearchRequest.defaultLimit
 
         @Option(help: "Which page of results to show.")
         var page = 1
@@ -47,41 +47,38 @@ extension XKCDSearch {
         @Flag(help: "One line per comic, number, title and date separated by tabs, nothing else: for fzf and scripts.")
         var oneline = false
 
-        static let defaultLimit = 10
-
-        /// The page sizes `--limit` accepts; the plain reader below checks the same, so that it
-        /// reads only what this accepts.
-        static let limits = 1...1000
-
         func validate() throws {
             guard stdin || !words.isEmpty else { throw ValidationError("Missing expected argument '<words> ...'") }
             guard !stdin || words.isEmpty else {
                 throw ValidationError("give the query as words or with --stdin, not both")
             }
-            guard Self.limits.contains(limit) else {
-                throw ValidationError("--limit must be between \(Self.limits.lowerBound) and \(Self.limits.upperBound)")
+            // The request's own rules, worded with the options' names.
+            do throws(RequestError) {
+                _ = try invocation.request(text: "-")
+            } catch {
+                throw ValidationError(Advice.commandLineWords(for: error))
             }
-            guard page >= 1 else { throw ValidationError("--page must be 1 or more") }
         }
 
         func run() throws {
-            _ = try request.searchAndPrint()
+            _ = try invocation.searchAndPrint()
         }
 
         /// What the parsed options ask for.
-        var request: Request {
-            Request(
+        var invocation: Invocation {
+            Invocation(
                 database: global.db, words: stdin ? ["-"] : words, color: global.color, limit: limit, page: page,
                 json: json,
                 exact: exact, oneline: oneline, paging: !global.noPager, verbose: global.verbose)
         }
 
-        /// A search as its options set it, however they were read.
-        struct Request: Equatable {
+        /// A search as its options set it, however they were read: the request (``SearchRequest``)
+        /// and how its answer is printed.
+        struct Invocation: Equatable {
             var database: String?
             var words: [String]
             var color: Terminal.ColorChoice = .auto
-            var limit = Search.defaultLimit
+            var limit = SearchRequest.defaultLimit
             var page = 1
             var json = false
             var exact = false
@@ -99,24 +96,28 @@ extension XKCDSearch {
             /// starts Foundation's notification centre and a Dispatch thread, a sixth of the work
             /// of a short search process (docs/performance.md), for nothing the exit would not do.
             func runAsProcess(_ command: PlainCommand = .search) throws -> Never {
-                let (engine, found) =
+                let (index, found) =
                     try command == .search ? searchAndPrint() : XKCDSearch.Relevant.findAndPrint(self)
                 // Nothing found is status 1, as grep and ripgrep have it.
-                withExtendedLifetime(engine) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
+                withExtendedLifetime(index) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
             }
 
-            /// The engine over the index, opened read-only, with the sentence model where it is
-            /// found, logging as `-v` asks.
-            func openEngine() throws -> SearchEngine {
-                let logger = GlobalOptions.makeLogger(verbose: verbose)
-                return SearchEngine(
-                    database: try GlobalOptions.openDatabase(at: database, connections: .readOnly, logger: logger),
-                    sentenceModel: .located(), logger: logger)
+            /// The search these options ask for, of `text`.
+            ///
+            /// - Throws: ``RequestError`` for a limit or page the request does not take.
+            func request(text: String) throws(RequestError) -> SearchRequest {
+                try SearchRequest(text: text, limit: limit, page: page, isExact: exact)
             }
 
-            /// Returns the engine, whose connection closes when the caller lets it go, and whether
+            /// The index, opened read-only, with the sentence model where it is found, logging
+            /// as `-v` asks.
+            func openIndex() throws -> OpenIndex {
+                try GlobalOptions.open(GlobalOptions.makeServices(database: database, verbose: verbose), .reading)
+            }
+
+            /// Returns the index, whose connection closes when the caller lets it go, and whether
             /// the page asked for holds any comic.
-            func searchAndPrint() throws -> (engine: SearchEngine, found: Bool) {
+            func searchAndPrint() throws -> (index: OpenIndex, found: Bool) {
                 var text = words.joined(separator: " ")
                 if words == ["-"] {
                     // Lines of a pipe are words of one query; past the query's limit the engine says so.
@@ -126,8 +127,8 @@ extension XKCDSearch {
                     }
                     text = read.split(whereSeparator: \.isNewline).joined(separator: " ")
                 }
-                let engine = try openEngine()
-                let results = try engine.search(text, limit: limit, page: page, correctingSpelling: !exact)
+                let index = try openIndex()
+                let results = try request(text: text).run(in: index)
                 if let problem = results.semanticProblem {
                     Terminal.printError(Advice.line(for: problem))
                 }
@@ -143,7 +144,7 @@ extension XKCDSearch {
                             command: nextPageCommand), terminator: "")
                 }
                 // An empty page is nothing found too: a script paging on would otherwise never stop.
-                return (engine, !results.results.isEmpty)
+                return (index, !results.results.isEmpty)
             }
 
             /// The command for the next page, as a shell takes it: the same index and page size,
@@ -156,7 +157,7 @@ extension XKCDSearch {
                         database.hasPrefix("-")
                         ? ["--db=" + Self.shellQuoted(database)] : ["--db", Self.shellQuoted(database)]
                 }
-                if limit != Search.defaultLimit { options += ["--limit", String(limit)] }
+                if limit != SearchRequest.defaultLimit { options += ["--limit", String(limit)] }
                 options += ["--page", String(page + 1)]
                 let quoted = words.map(Self.shellQuoted)
                 let parts =

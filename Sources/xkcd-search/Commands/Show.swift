@@ -21,18 +21,13 @@ extension XKCDSearch {
 
         @OptionGroup var global: GlobalOptions
 
-        @Argument(
-            help: ArgumentHelp(
-                "327, #327, latest or random (default: the comic shown last).", valueName: "comic"),
-            completion: comicCompletion)
-        var comic: String?
+        @OptionGroup var comic: ComicArgument
 
         @OptionGroup var output: PageOptions
 
         func run() throws {
-            let reference = try comic.map { try ComicReference(parsing: $0) }
-            let library = try global.openLibrary()
-            try output.print(try library.show(reference), with: global)
+            let request = try ComicRequest(comic: comic.comic)
+            try output.print(try request.run(in: global.open()), with: global)
         }
     }
 }

@@ -16,8 +16,7 @@ extension XKCDSearch {
         var json = false
 
         func run() throws {
-            let database = try global.openDatabase(connections: .readOnly)
-            let output = try StatsDocument(reading: database, imagesDirectory: global.paths.imagesDirectory)
+            let output = try StatsRequest().run(in: global.open())
             global.log("read the counts, the model's status and \(global.paths.imagesDirectory.path)")
             if json {
                 try JSONOutput.print(output)

@@ -1,0 +1,65 @@
+import Foundation
+import XKCDFiles
+import XKCDStore
+
+/// What `stats --json` prints and `GET /api/stats` answers: what the index holds.
+public struct StatsDocument: Encodable, Sendable {
+    public var comics: Int
+    @NullWhenMissing public var latest: Int?
+    public var explained: Int
+    public var incomplete: Int
+    public var unexplained: Int
+    public var favourites: Int
+    public var tags: Int
+    @NullWhenMissing public var lastUpdate: String?
+    /// The index file's path (the HTTP API gives its name alone: no path of the machine leaves it).
+    public var database: String
+    public var databaseBytes: Int
+    /// Whether searches rank by meaning, the model's identity and how many comics it embedded.
+    public var semanticSearch: Bool
+    @NullWhenMissing public var semanticModel: String?
+    public var embeddedComics: Int
+    /// Images kept in the cache, and their size.
+    public var images: Int
+    public var imageBytes: Int
+    /// Comics whose image could not be fetched within the last hour: not asked for again
+    /// until then.
+    public var imagesMissing: Int
+    /// Why searches do not rank by meaning, if they do not: for the text, not the document.
+    public var semanticProblem: SemanticSearchError?
+
+    enum CodingKeys: String, CodingKey {
+        case comics, latest, explained, incomplete, unexplained, favourites, tags, lastUpdate, database, databaseBytes
+        case semanticSearch, semanticModel, embeddedComics, images, imageBytes, imagesMissing
+    }
+
+    /// Reads the counts of `database`, the model's status and the image cache's use.
+    init(reading database: ComicDatabase, imagesDirectory: URL, model: SentenceModel) throws {
+        let stats = try database.statistics()
+        let path = database.path ?? ":memory:"
+        let bytes = ["", "-wal"].reduce(0) { total, suffix in
+            let size = (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
+            return total + size
+        }
+        let semantic = try model.status(of: database)
+        let cache = ImageCache(directory: imagesDirectory)
+        let images = cache.usage()
+        comics = stats.comics
+        latest = stats.latest
+        explained = stats.explained
+        incomplete = stats.incompleteExplanations
+        unexplained = stats.comics - stats.explained
+        favourites = stats.favourites
+        tags = stats.tags
+        lastUpdate = stats.lastUpdate
+        self.database = path
+        databaseBytes = bytes
+        semanticSearch = semantic.isOn
+        semanticModel = semantic.model
+        embeddedComics = semantic.embeddedComics
+        self.images = images.images
+        imageBytes = images.bytes
+        imagesMissing = cache.missingCount()
+        semanticProblem = semantic.problem
+    }
+}
