@@ -234,13 +234,17 @@ demo: build snapshot-dir
 	@echo; $(BIN) stats $(DB_FLAG)
 
 # The layout of the Swift sources, by the toolchain's swift-format and .swift-format (four spaces,
-# lines of at most 120): `make format` rewrites them, `make lint` (part of `make test`) fails on
-# anything it would change or any rule broken.
+# lines of at most 120; the library modules' own .swift-format also validates doc comments):
+# `make format` rewrites them, `make lint` (part of `make test`) fails on anything it would change
+# or any rule broken, and on the architecture's rules (scripts/check-architecture.py: imports
+# declared, no front end importing the store, no file over 500 lines, paths in the docs that
+# exist, XKCDKit's public API documented).
 FORMATTED := Package.swift Sources Tests Benchmarks
 format:
 	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
 
 lint:
+	python3 scripts/check-architecture.py
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 test: lint deps test-deps test-venv model snapshot-dir $(MAN_TOOL)

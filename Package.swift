@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "XKCDImageCommand",
             dependencies: [
-                "XKCDCommandLine", "XKCDImage", "XKCDFiles",
+                "XKCDCommandLine", "XKCDImage", "XKCDFiles", "XKCDKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -190,7 +190,7 @@ let package = Package(
             path: "Tests/_XKCDTestSupport",
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDParseTests", dependencies: ["XKCDParse", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDModelTests", dependencies: ["XKCDModel"]),
         .testTarget(name: "XKCDFilesTests", dependencies: ["XKCDFiles", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDSnippetsTests", dependencies: ["XKCDSnippets", "CWordScan", "XKCDModel"]),
@@ -211,7 +211,7 @@ let package = Package(
                 "xkcd-search", "XKCDCommandLine", "XKCDREPL", "XKCDModel", "_XKCDTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "_XKCDTestSupport"]),
+        .testTarget(name: "XKCDFetchTests", dependencies: ["XKCDFetch", "XKCDModel", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDEmbedTests", dependencies: ["XKCDEmbed", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDImageTests", dependencies: ["XKCDImage", "_XKCDTestSupport"]),
         .testTarget(name: "XKCDQueryTests", dependencies: ["XKCDQuery", "XKCDModel", "_XKCDTestSupport"]),
@@ -224,19 +224,19 @@ let package = Package(
         .testTarget(
             name: "XKCDKitTests",
             dependencies: [
-                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "XKCDFiles", "_XKCDTestSupport",
+                "XKCDKit", "XKCDIndexer", "XKCDStore", "XKCDEmbed", "XKCDFiles", "XKCDQuery", "_XKCDTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "_XKCDTestSupport", "xkcd-search", "XKCDCommandLine",
+                "_XKCDTestSupport", "xkcd-search", "XKCDCommandLine", "XKCDModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
             name: "XKCDServerTests",
             dependencies: [
-                "XKCDServer", "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDFiles", "_XKCDTestSupport",
+                "XKCDServer", "XKCDKit", "XKCDStore", "XKCDIndexer", "XKCDFiles", "XKCDModel", "_XKCDTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

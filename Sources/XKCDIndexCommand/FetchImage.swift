@@ -23,30 +23,17 @@ struct FetchImage: AsyncParsableCommand {
 
     func run() async throws {
         let cache = ImageCache(directory: global.paths.imagesDirectory)
-        let source = HTTPComicSource(
-            configuration: Self.httpConfiguration(idleSeconds: ImageOptions.timeoutFromEnvironment),
-            logger: global.makeLogger())
-        let fetcher = ImageFetcher(source: source, cache: cache, baseURL: URL(string: imageURL)!)
+        // `XKCD_SEARCH_IMAGE_TIMEOUT` (seconds without a byte, from 1 to 600) sets another limit
+        // than 3 s: for a slow link, or a test server on a loaded machine.
+        let idle = ImageOptions.timeoutFromEnvironment.map { Duration.milliseconds(Int($0 * 1000)) }
+        let fetcher = ImageFetcher(
+            cache: cache, baseURL: URL(string: imageURL)!, wait: .terminal(idle: idle), logger: global.makeLogger())
         do {
             _ = try await fetcher.image(comic: comic, imageURL: img)
         } catch {
             Terminal.printError("no image: \(error)")
             throw ExitCode.failure
         }
-    }
-
-    /// Someone waits at the terminal for the image, and the text is already shown: a server
-    /// that accepts the connection and never answers is given up after 3 s without a byte, a
-    /// slow one after 5 s in all, and each only once more. The longest wait is about 7 s, not
-    /// the 2 minutes of four 30-second tries; a `Retry-After` is waited 1 s at most.
-    ///
-    /// `XKCD_SEARCH_IMAGE_TIMEOUT` (seconds without a byte, from 1 to 600) sets another limit,
-    /// with 2 s more for the whole try: for a slow link, or a test server on a loaded machine.
-    static func httpConfiguration(idleSeconds: Double?) -> HTTPComicSource.Configuration {
-        let idle = idleSeconds ?? 3
-        return HTTPComicSource.Configuration(
-            requestTimeout: .milliseconds(Int(idle * 1000)), requestDeadline: .milliseconds(Int(idle * 1000) + 2000),
-            retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))
     }
 }
 

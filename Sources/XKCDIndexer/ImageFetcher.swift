@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import XKCDFetch
 import XKCDFiles
 import XKCDKit
@@ -56,6 +57,55 @@ public struct ImageFetcher: Sendable {
         self.source = source
         self.cache = cache
         self.baseURL = baseURL
+    }
+
+    /// Who waits for an image, which decides how long its server is given: the one place the
+    /// indexer, `show` and the server choose how an image is fetched.
+    public enum Wait: Sendable {
+        /// A person at a terminal, the text already shown: a server that accepts the connection
+        /// and never answers is given up after `idle` without a byte (3 s unless set), a slow
+        /// one 2 s later, each tried once more; a `Retry-After` is waited 1 s at most. The
+        /// longest wait is about 7 s, not the 2 minutes of four 30-second tries.
+        case terminal(idle: Duration?)
+        /// A client of the server waiting for its answer: `timeout` without a byte, 3 s more in
+        /// all, each tried once more; a `Retry-After` is waited 1 s at most.
+        case request(timeout: Duration)
+        /// An index run fetching every image: as many at once, and as patient, as its fetches
+        /// of comics.
+        case indexRun(maxConcurrentRequests: Int, requestTimeout: Duration)
+
+        var configuration: HTTPComicSource.Configuration {
+            switch self {
+            case .terminal(let idle):
+                let idle = idle ?? .seconds(3)
+                return HTTPComicSource.Configuration(
+                    requestTimeout: idle, requestDeadline: idle + .seconds(2),
+                    retryPolicy: HTTPComicSource.RetryPolicy(maxAttempts: 2, maxRetryAfter: .seconds(1)))
+            case .request(let timeout):
+                return HTTPComicSource.Configuration(
+                    requestTimeout: timeout, requestDeadline: timeout + .seconds(3),
+                    retryPolicy: .init(maxAttempts: 2, maxRetryAfter: .seconds(1)))
+            case .indexRun(let maxConcurrentRequests, let requestTimeout):
+                var configuration = HTTPComicSource.Configuration()
+                configuration.maxConcurrentRequestsPerHost = maxConcurrentRequests
+                configuration.requestTimeout = requestTimeout
+                return configuration
+            }
+        }
+    }
+
+    /// The fetcher for images kept in `cache`, fetched from `baseURL` (imgs.xkcd.com, or
+    /// `--image-url`) as patiently as `wait` says.
+    ///
+    /// - Parameters:
+    ///   - cache: where images are kept and remembered as missing.
+    ///   - baseURL: the image server.
+    ///   - wait: who waits, which decides the timeouts and retries.
+    ///   - logger: where the requests are logged.
+    public init(cache: ImageCache, baseURL: URL, wait: Wait, logger: Logger) {
+        self.init(
+            source: HTTPComicSource(configuration: wait.configuration, logger: logger), cache: cache,
+            baseURL: baseURL)
     }
 
     /// How many images in a row may fail for the same cause before a run stops: a host that

@@ -124,14 +124,12 @@ public struct IndexRun: Sendable {
     public func fetchImages(
         imagesDirectory: URL, baseURL: URL, progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }
     ) async throws -> ImageReport {
-        var configuration = HTTPComicSource.Configuration()
-        configuration.maxConcurrentRequestsPerHost = options.http.maxConcurrentRequestsPerHost
-        configuration.requestTimeout = options.http.requestTimeout
+        let width = options.http.maxConcurrentRequestsPerHost
         let fetcher = ImageFetcher(
-            source: HTTPComicSource(configuration: configuration, logger: logger),
-            cache: ImageCache(directory: imagesDirectory), baseURL: baseURL)
+            cache: ImageCache(directory: imagesDirectory), baseURL: baseURL,
+            wait: .indexRun(maxConcurrentRequests: width, requestTimeout: options.http.requestTimeout), logger: logger)
         let comics = try database.comicIDs().compactMap { id in try database.comic(id).map { (id, $0.imageURL) } }
-        return await fetcher.fetchMissing(comics, width: configuration.maxConcurrentRequestsPerHost, progress: progress)
+        return await fetcher.fetchMissing(comics, width: width, progress: progress)
     }
 
     /// The source of this run and how it runs: a mirror, the kept responses for a rebuild, or the

@@ -104,6 +104,28 @@ import XKCDStore
         #expect(throws: LibraryError.invalidTag("", reason: "it is empty")) { try FavouriteListRequest(tag: "") }
     }
 
+    /// The tag rule, which openapi.json's Tag pattern states: letters (L), marks (M), decimal
+    /// digits (Nd), `-` and `_`, 1 to 40 of them, white space (Unicode's) around trimmed.
+    @Test(arguments: [
+        ("\u{3000}sql\u{85}", "sql"), ("tab\t", "tab"), ("ДОМ", "дом"), ("日本語", "日本語"), ("x_-1", "x_-1"),
+        ("e\u{301}", "\u{e9}"), (String(repeating: "a", count: 40), String(repeating: "a", count: 40)),
+    ])
+    func tagsTaken(_ typed: String, _ stored: String) throws {
+        #expect(try FavouriteListRequest(tag: typed).tag == stored)
+    }
+
+    @Test(arguments: [
+        "\u{216B}",  // Ⅻ, a letter number (Nl): no letter
+        "\u{24B6}",  // Ⓐ, a symbol
+        "a\u{200B}",  // a zero-width space is no white space to trim
+        "two words", "", " ", "a.b",
+        String(repeating: "a", count: 41),
+        String(repeating: " ", count: 60) + "a" + String(repeating: " ", count: 60),
+    ])
+    func tagsRefused(_ typed: String) {
+        #expect(throws: LibraryError.self) { try FavouriteListRequest(tag: typed) }
+    }
+
     @Test func statsNameThePathUnlessAsked() {
         #expect(!StatsRequest().namesFileOnly)
         #expect(StatsRequest(namesFileOnly: true).namesFileOnly)

@@ -44,6 +44,7 @@ import XKCDKit
         #expect(integer(limit, "maximum") == SearchRequest.limits.upperBound)
         let page = try schema("/api/search", "get", parameter: "page")
         #expect(integer(page, "minimum") == SearchRequest.pages.lowerBound)
+        #expect(integer(page, "maximum") == SearchRequest.pages.upperBound)
         #expect(integer(page, "default") == 1)
         #expect(integer(try schema("/api/search", "get", parameter: "q"), "minLength") == 1)
         let exact = try schema("/api/search", "get", parameter: "exact")
@@ -67,12 +68,14 @@ import XKCDKit
     }
 
     @Test func favouritesStateTheTagRules() throws {
-        let tag = try schema("/api/favourites", "get", parameter: "tag")
-        #expect(integer(tag, "minLength") == 1)
         let schemas = try #require((Self.document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let tag = try #require(schemas["Tag"] as? [String: Any])
+        #expect(try schema("/api/favourites", "get", parameter: "tag") as NSDictionary == tag as NSDictionary)
         let tags = try #require(schemas["Tags"] as? [String: Any])
         let items = try #require(
             ((tags["properties"] as? [String: Any])?["tags"] as? [String: Any])?["items"] as? [String: Any])
-        #expect(integer(items, "maxLength") == Library.maximumTagLength)
+        #expect(resolved(items) as NSDictionary == tag as NSDictionary)
+        #expect(integer(tag, "maxLength") == Library.maximumTagLengthAsSent)
+        #expect((tag["pattern"] as? String)?.contains("{1,\(Library.maximumTagLength)}") == true)
     }
 }

@@ -107,12 +107,15 @@ public struct FavouritesDocument: Codable, Sendable, Equatable {
 extension Library {
     // MARK: Tags
 
-    /// The most characters a tag may have.
+    /// The most characters (Unicode scalars) a tag may have.
     public static let maximumTagLength = 40
+    /// The most characters a tag may be sent with, white space around it included.
+    public static let maximumTagLengthAsSent = 100
 
-    /// A tag as stored: trimmed, lower-cased by Unicode's rules (not a locale's) and in NFC;
-    /// one word of at most 40 characters made of letters of any script (with their combining
-    /// marks), decimal digits, `-` and `_`.
+    /// A tag as stored: white space around it trimmed, lower-cased by Unicode's rules (not a
+    /// locale's) and in NFC; one word of 1 to 40 characters, each a letter of any script
+    /// (general category L), a mark (M), a decimal digit (Nd), `-` or `_`. openapi.json's Tag
+    /// schema states the same rule as a pattern, and Schemathesis holds the two together.
     ///
     /// ```swift
     /// try Library.normalisedTag("  SQL ")     // "sql"
@@ -120,21 +123,35 @@ extension Library {
     /// try Library.normalisedTag("foo bar")    // throws LibraryError.invalidTag
     /// ```
     public static func normalisedTag(_ raw: String) throws(LibraryError) -> String {
-        // Counted in bytes first, which costs nothing: a 50 MB value is refused at once.
         let longer = "it is longer than \(maximumTagLength) characters"
-        guard raw.utf8.count <= 10 * maximumTagLength else { throw .invalidTag(raw, reason: longer) }
-        let tag = raw.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().precomposedStringWithCanonicalMapping
-        guard !tag.isEmpty else { throw .invalidTag(raw, reason: "it is empty") }
-        guard tag.count <= maximumTagLength else { throw .invalidTag(raw, reason: longer) }
-        let allowed = tag.unicodeScalars.allSatisfy { scalar in
-            scalar == "-" || scalar == "_" || scalar.properties.isAlphabetic
-                || scalar.properties.numericType == .decimal
-                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
+        // Counted in bytes first, which costs nothing: a 50 MB value is refused at once.
+        guard raw.utf8.count <= 4 * maximumTagLengthAsSent, raw.unicodeScalars.count <= maximumTagLengthAsSent else {
+            throw .invalidTag(raw, reason: longer)
         }
-        guard allowed else {
+        // White space by Unicode's White_Space property, as the schema's pattern lists it
+        // (Foundation's set on Linux also takes U+200B, which is no space).
+        let scalars = Array(raw.unicodeScalars)
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { throw .invalidTag(raw, reason: "it is empty") }
+        let word = scalars[first...last]
+        guard word.count <= maximumTagLength else { throw .invalidTag(raw, reason: longer) }
+        guard word.allSatisfy(isTagScalar) else {
             throw .invalidTag(raw, reason: "use one word of letters, digits, '-' and '_'")
         }
-        return tag
+        var typed = String.UnicodeScalarView()
+        typed.append(contentsOf: word)
+        return String(typed).lowercased().precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether a tag may hold `scalar`: a letter (L), a mark (M), a decimal digit (Nd), `-`, `_`.
+    private static func isTagScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .nonspacingMark,
+            .spacingMark, .enclosingMark, .decimalNumber:
+            true
+        default: scalar == "-" || scalar == "_"
+        }
     }
 
     static func normalisedTags(_ raw: [String]) throws(LibraryError) -> [String] {

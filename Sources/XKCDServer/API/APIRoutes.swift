@@ -12,8 +12,11 @@ import XKCDKit
 struct APIRoutes {
     typealias Handler = @Sendable (Request, BasicRequestContext) async throws -> Response
 
-    /// The methods a path is registered for: those it takes, and a 405 for the others.
-    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch, .trace]
+    /// The methods a path is registered for: those it takes, and a 405 for the others. QUERY
+    /// (the safe method with a body, an IETF draft) is one a client may well try on a search.
+    static let methods: [HTTPRequest.Method] = [
+        .get, .post, .put, .delete, .patch, .trace, HTTPRequest.Method("QUERY")!,
+    ]
 
     let collection = RouteCollection(context: BasicRequestContext.self)
     /// A request not answered by then is answered 503 `deadline`.

@@ -39,9 +39,7 @@ struct FavouriteRoutes {
         }
         let comic = try comicNumber(context, naming: "a favourite")
         let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
-        // `tags` is required and a list, as openapi.json's Tags says: `{}` and `{"tags": null}` are refused.
-        struct Body: Decodable { var tags: [String] }
-        guard let tags = (try? JSONDecoder().decode(Body.self, from: Data(body.readableBytesView)))?.tags else {
+        guard let tags = (try? JSONDecoder().decode(TagsBody.self, from: Data(body.readableBytesView)))?.tags else {
             throw APIError.badRequest(#"the body must be JSON such as {"tags": ["sql", "classic"]}"#, code: "bad-body")
         }
         let change = try FavouriteChange(.set, comic: .number(comic), tags: tags)
@@ -97,5 +95,28 @@ struct FavouriteRoutes {
     static func isJSON(_ contentType: String?) -> Bool {
         contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
             == "application/json"
+    }
+}
+
+/// The body of `PUT /api/favourites/{n}`, as openapi.json's Tags says: `tags` required and a
+/// list (`{}` and `{"tags": null}` are refused), and nothing else (a misspelt key such as
+/// `"tag"` is refused rather than read as no tags).
+struct TagsBody: Decodable {
+    var tags: [String]
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        if let other = container.allKeys.first(where: { $0.stringValue != "tags" }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: other, in: container, debugDescription: "only tags may be sent")
+        }
+        tags = try container.decode([String].self, forKey: Key(stringValue: "tags"))
     }
 }

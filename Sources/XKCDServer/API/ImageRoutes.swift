@@ -36,15 +36,8 @@ final class ImageRoutes: Sendable {
         self.served = served
         self.deadline = deadline
         cache = ImageCache(directory: directory)
-        // Someone waits for the answer: a server that says nothing is given up after `timeout`
-        // (5 s unless set), a slow one 3 s later, each tried twice at most (a Retry-After is
-        // waited 1 s at most).
-        let source = HTTPComicSource(
-            configuration: .init(
-                requestTimeout: timeout, requestDeadline: timeout + .seconds(3),
-                retryPolicy: .init(maxAttempts: 2, maxRetryAfter: .seconds(1))),
-            logger: logger)
-        fetcher = ImageFetcher(source: source, cache: cache, baseURL: baseURL)
+        // Someone waits for the answer: `timeout` is 5 s unless set (`ImageFetcher.Wait`).
+        fetcher = ImageFetcher(cache: cache, baseURL: baseURL, wait: .request(timeout: timeout), logger: logger)
         self.now = now
         self.logger = logger
     }
