@@ -176,9 +176,20 @@ public struct HTTPComicSource: ComicSource {
     /// GETs `url` until it succeeds, the answer is final, or the tries run out.
     ///
     /// - Parameters:
+    ///   - url: The address to GET.
     ///   - label: The path shown in errors and logs, "/327/info.0.json".
-    ///   - validate: Throws for a body that is unusable; malformed JSON and transient API errors are retried.
-    /// - Returns: The response and what `validate` made of it; nil for HTTP 404 when `notFoundMeansAbsent`.
+    ///   - notFoundMeansAbsent: Whether HTTP 404 means the thing does not exist (return nil) rather
+    ///     than an error.
+    ///   - validate: Throws for a body that is unusable; malformed JSON and transient API errors
+    ///     are retried.
+    /// - Returns: The response and what `validate` made of it; nil for HTTP 404 when
+    ///   `notFoundMeansAbsent`.
+    /// - Throws: `CancellationError` when the task is cancelled; otherwise a ``FetchError``. It
+    ///   comes at once when asking again cannot help (the request refused for good or unusable,
+    ///   the host unknown or unreachable, libcurl missing, an HTTP status other than 408, 429 and
+    ///   5xx, a 404 unless `notFoundMeansAbsent`, or an error from `validate` that is not
+    ///   retried), and after the last try for the rest (time-outs, lost connections, incomplete
+    ///   bodies, 408, 429, 5xx, malformed JSON, transient API errors).
     private func fetch<Checked>(
         _ url: URL, label: String, notFoundMeansAbsent: Bool,
         validate: (Data, String) throws(FetchError) -> Checked

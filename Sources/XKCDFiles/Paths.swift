@@ -12,8 +12,11 @@ public struct Paths: Sendable, Equatable {
     /// `$XDG_DATA_HOME/xkcd-search/index.sqlite`, `$XDG_CACHE_HOME/xkcd-search/`,
     /// `$XDG_STATE_HOME/xkcd-search/`, each falling back to its default under `$HOME`.
     ///
-    /// - Parameter database: a `--db` path: a file, or a directory to hold `index.sqlite`;
-    ///   when nil, `$XKCD_SEARCH_DB` if set.
+    /// - Parameters:
+    ///   - database: a `--db` path: a file, or a directory to hold `index.sqlite`;
+    ///     when nil, `$XKCD_SEARCH_DB` if set.
+    ///   - environment: reads an environment variable by name, nil when unset; the process's own
+    ///     environment unless a test passes its own.
     public init(database: String? = nil, environment: (String) -> String? = environmentVariable) {
         // Joined as strings and made URLs once, at the end: the paths come as strings.
         let home = environment("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path

@@ -81,9 +81,15 @@ public struct TerminalImage: Sendable {
     /// Draws `image` with libchafa.
     ///
     /// - Parameters:
+    ///   - image: The decoded pixels to draw.
+    ///   - format: How the terminal is sent the image: one of its pixel protocols, or symbols.
+    ///   - box: The room on the screen and the size of a cell; the image keeps its proportions
+    ///     within it.
     ///   - usesColor: Symbols only: false draws them in the terminal's own colours (`NO_COLOR`).
     ///     Pixel formats are always in colour: they are the image.
     ///   - environment: Read for the terminal's escape sequences and for `COLORTERM`.
+    /// - Throws: ``ImageError/libraryMissing(reason:)`` when libchafa cannot be opened (it is
+    ///   not installed, or lacks a function).
     public init(
         _ image: DecodedImage, format: ImageFormat, box: ImageBox, usesColor: Bool = true,
         environment: [String: String] = [:]

@@ -116,8 +116,17 @@ public struct ImageFetcher: Sendable {
     /// remembered as missing (``ImageCache/rememberMissing(comic:imageURL:reason:)``), so that
     /// `show` does not wait for it again for a while.
     ///
-    /// - Parameter check: throws ``ImageUnavailable/unusable(reason:)`` for fetched bytes that
-    ///   are no usable image (the server decodes them first), which are then not kept.
+    /// - Parameters:
+    ///   - id: the comic's number, under which the image is kept.
+    ///   - imageURL: the comic's `img` from its JSON; one that names no image is
+    ///     ``ImageUnavailable/noImage(comic:)``.
+    ///   - check: throws ``ImageUnavailable/unusable(reason:)`` for fetched bytes that
+    ///     are no usable image (the server decodes them first), which are then not kept.
+    /// - Returns: the image's bytes, kept or just fetched (shown even when they cannot be kept).
+    /// - Throws: ``ImageUnavailable``: `.noImage` for an interactive comic, `.notFound` when the
+    ///   server answers 404, `.fetchFailed` when the network fails on every try (or the task is
+    ///   cancelled), and what `check` throws. All but `.noImage` are remembered as missing, unless
+    ///   the task was cancelled.
     public func image(
         comic id: Comic.ID, imageURL: String, check: (Data) throws(ImageUnavailable) -> Void = { _ in }
     ) async throws(ImageUnavailable) -> Data {

@@ -56,9 +56,14 @@ public struct Indexer: Sendable {
     private let parser = ExplainPageParser()
 
     /// - Parameters:
+    ///   - database: the index the comics and explanations are stored in.
     ///   - source: where responses come from; wrap a network source in a `CachingComicSource`
     ///     so that every raw response is kept.
+    ///   - logger: told what the run indexes and each comic or explanation that failed.
     ///   - width: how many comics are in flight at once (the HTTP source also limits each host).
+    ///   - batchSize: how many comics are stored in one transaction; one batch is written while
+    ///     the next is fetched.
+    ///   - today: the current date, read when the run starts (see ``today``); tests fix it.
     public init(
         database: ComicDatabase, source: any ComicSource, logger: Logger,
         width: Int = 8, batchSize: Int = 64, today: @escaping @Sendable () -> Date = { Date() }

@@ -47,8 +47,13 @@ public struct VectorIndexer: Sendable {
     let explanationPassages: Int
 
     /// - Parameters:
+    ///   - database: the index whose comics are read and whose vectors are written.
+    ///   - encoder: the sentence model that embeds the comics; its identity is stored with each
+    ///     vector.
     ///   - width: how many comics are embedded at once (one per core: the model's matrix
     ///     products run on the calling thread).
+    ///   - batchSize: how many comics are embedded between two writes, each batch its own
+    ///     transaction: what a killed run loses at most.
     ///   - explanationPassages: how many passages of the explanation get a vector of their own
     ///     besides the comic's head (``passages(of:explanationPassages:)``).
     public init(
@@ -111,6 +116,10 @@ public struct VectorIndexer: Sendable {
     ///     that fetched nothing): when every comic has a vector of this model, no text is read.
     ///     Reading and tokenizing every comic's text to find that out was most of a no-op run.
     ///   - progress: called after each comic with how many of those to embed are done.
+    /// - Returns: how many comics were embedded, imported from `shipped` or already current,
+    ///   what could not be used, and whether the run was cancelled before the end.
+    /// - Throws: a `StoreError` when the index cannot be read or the vectors cannot be written;
+    ///   vectors stored by earlier batches are kept. Cancelling is no error: the report says so.
     public func run(
         importingFrom shipped: String? = nil, textUnchanged: Bool = false,
         progress: @escaping @Sendable (IndexProgress) -> Void = { _ in }

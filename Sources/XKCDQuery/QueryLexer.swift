@@ -40,8 +40,10 @@ struct QueryLexer {
     private var chars: [Character]
     private var index = 0
 
-    /// - Parameter strayQuote: the 1-based column of a quote read as a character, which
-    ///   separates words like a space (an unclosed quote in a sentence).
+    /// - Parameters:
+    ///   - text: the query as typed, to be split into tokens.
+    ///   - strayQuote: the 1-based column of a quote read as a character, which
+    ///     separates words like a space (an unclosed quote in a sentence).
     init(_ text: String, strayQuote: Int? = nil) {
         chars = Array(text)
         if let strayQuote, chars.indices.contains(strayQuote - 1) { chars[strayQuote - 1] = " " }

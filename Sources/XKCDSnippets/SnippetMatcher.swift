@@ -29,8 +29,13 @@ package struct SnippetMatcher {
     let groups: [Int]
     let groupCount: Int
 
-    /// - Parameter prefixes: the query's `prefix*` words: every word starting so is one query
-    ///   word, whichever of them the ranking looked up.
+    /// - Parameters:
+    ///   - words: the query's words, matched whole in either case; the same word twice is one
+    ///     query word.
+    ///   - stems: the query's stems, each matching the words it begins and one query word with
+    ///     them; a stem shorter than three bytes matches nothing.
+    ///   - prefixes: the query's `prefix*` words: every word starting so is one query
+    ///     word, whichever of them the ranking looked up.
     package init(words: [String], stems: [String], prefixes: [String] = []) {
         var patterns = words.map { Array($0.lowercased().utf8) }
         wordCount = patterns.count

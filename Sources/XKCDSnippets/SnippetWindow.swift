@@ -38,9 +38,11 @@ package struct SnippetWindow {
     ///
     /// - Parameters:
     ///   - text: UTF-8 bytes.
+    ///   - matcher: the query words to look for.
     ///   - window: when given, the scan may stop once `window` words in a row hold every query
     ///     word (every group of `matcher`) and the `window` words after them are read: no
     ///     window can hold more distinct query words, and a long explanation is mostly unread.
+    ///   - matches: emptied, then given the query words found, in text order.
     /// - Returns: `isWhole` false when the scan stopped: `wordCount` is then the words read,
     ///   and the text may go on.
     package static func matches(
@@ -123,7 +125,13 @@ package struct SnippetWindow {
     /// holding all of them, when one does); moved to start three words before its first query word
     /// when the text goes on long enough.
     ///
-    /// - Parameter text: UTF-8 bytes.
+    /// - Parameters:
+    ///   - text: UTF-8 bytes.
+    ///   - matcher: the query words to look for.
+    ///   - length: the window's length in words; less than 1 counts as 1.
+    ///   - matches: a buffer reused from text to text, left holding the query words of `text`
+    ///     that were read (see ``matches(in:matcher:stoppingWithin:into:)``).
+    /// - Returns: the window, to ``render(_:marks:)``; an empty one when `text` has no words.
     package static func best(
         in text: UnsafeRawBufferPointer, matcher: SnippetMatcher, length: Int, matches: inout [Match]
     ) -> SnippetWindow {
@@ -246,7 +254,10 @@ package struct SnippetWindow {
     /// The window's words with matches between `marks`, `…` where text is cut, and each run of
     /// line breaks made one space.
     ///
-    /// - Parameter text: the UTF-8 bytes `best(in:matcher:length:matches:)` was given.
+    /// - Parameters:
+    ///   - text: the UTF-8 bytes `best(in:matcher:length:matches:)` was given.
+    ///   - marks: the bytes written before and after each query word.
+    /// - Returns: the snippet; empty when the window has no words.
     package func render(_ text: UnsafeRawBufferPointer, marks: Marks) -> String {
         guard let first = words.first, let last = words.last else { return "" }
         let ellipsis = Self.ellipsis

@@ -85,8 +85,13 @@ extension ComicDatabase {
 
     /// A comic drawn uniformly from the indexed ones, or nil when none is indexed.
     ///
-    /// - Parameter favouritesOnly: draw among the favourites in the index only.
-    /// - Parameter tag: draw among the favourites carrying this (normalised) tag only.
+    /// - Parameters:
+    ///   - favouritesOnly: draw among the favourites in the index only.
+    ///   - tag: draw among the favourites carrying this (normalised) tag only; when given,
+    ///     `favouritesOnly` is not needed.
+    /// - Returns: the number of the comic drawn, or nil when there is none to draw from.
+    /// - Throws: a ``StoreError`` when the index cannot be read (`.busy` while another process
+    ///   holds it).
     ///
     /// ```sql
     /// SELECT id FROM comic WHERE id IN (SELECT comicID FROM favourite) ORDER BY random() LIMIT 1

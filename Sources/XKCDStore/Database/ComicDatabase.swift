@@ -21,8 +21,14 @@ public struct ComicDatabase: Sendable {
 
     /// Wraps a connection and brings its schema up to date.
     ///
-    /// - Parameter upgrading: called before an index written by an earlier version is brought
-    ///   up to date, which takes seconds on a full index (not for a new, empty file).
+    /// - Parameters:
+    ///   - writer: the connection (a queue or a pool) that every read and write goes through.
+    ///   - upgrading: called before an index written by an earlier version is brought
+    ///     up to date, which takes seconds on a full index (not for a new, empty file).
+    /// - Throws: a ``StoreError`` when the schema cannot be read or brought up to date: `.busy`
+    ///   while another process holds the file, `.readOnly` or `.cannotWrite` when it cannot be
+    ///   written, `.notAnIndex` for a file SQLite finds corrupt or not a database, `.failed` for
+    ///   anything else.
     public init(_ writer: any DatabaseWriter, upgrading: (@Sendable () -> Void)? = nil) throws(StoreError) {
         self.writer = writer
         try wrapped {
@@ -54,10 +60,23 @@ public struct ComicDatabase: Sendable {
     /// not SQLite and a damaged index are refused, and so are a missing or empty file unless
     /// `creating`. A file this process cannot write is opened read-only.
     ///
-    /// - Parameter creating: build a new index in a missing or empty file (`index` alone).
-    /// - Parameter upgrading: see ``init(_:upgrading:)``.
-    /// - Parameter waiting: called once when a write waits for an index run to finish its own
-    ///   (see ``BusyWait``).
+    /// - Parameters:
+    ///   - path: the index file; its directory is created if missing (unless read-only).
+    ///   - connections: how the process holds the file: a WAL pool, a single connection, or
+    ///     read-only.
+    ///   - creating: build a new index in a missing or empty file (`index` alone).
+    ///   - upgrading: see ``init(_:upgrading:)``.
+    ///   - waiting: called once when a write waits for an index run to finish its own
+    ///     (see ``BusyWait``).
+    /// - Returns: the index with its schema up to date, read-only when `connections` is
+    ///   `.readOnly` or the file cannot be written.
+    /// - Throws: a ``StoreError``: `.cannotOpen` for a file that is missing (unless `creating`),
+    ///   a directory or unopenable, or a directory that cannot be created; `.emptyFile` for an
+    ///   empty one unless `creating`; `.foreignDatabase`, `.notADatabase`, `.damaged` or
+    ///   `.notAnIndex` for a file that is not a sound index; `.beingBuilt` while an index run
+    ///   creates it; `.readOnly` when `creating` and the file cannot be written; `.needsUpdate`
+    ///   for an earlier version's index that cannot be written; and what ``init(_:upgrading:)``
+    ///   throws.
     public static func open(
         at path: String, connections: Connections = .pool, creating: Bool = true,
         upgrading: (@Sendable () -> Void)? = nil, waiting: (@Sendable () -> Void)? = nil

@@ -14,9 +14,15 @@ extension ComicDatabase.SearchView {
     /// Only fields holding two or more of the query's stems (``TermScores/fieldMatches``) are
     /// read: most hold one or none, and a transcript runs to kilobytes.
     ///
-    /// - Parameter words: the query's words in the order typed; each is split into tokens as
-    ///   the index splits text (letters and digits), so "don't" is the pair "don" "t".
-    /// - Returns: the shares, from 0 to 1, in the order of `ids`.
+    /// - Parameters:
+    ///   - ids: the comics to score; a number the index does not hold gets 0.
+    ///   - words: the query's words in the order typed; each is split into tokens as
+    ///     the index splits text (letters and digits), so "don't" is the pair "don" "t".
+    ///   - scores: the query's term scores, whose ``TermScores/fieldMatches`` choose the fields
+    ///     read.
+    /// - Returns: the shares, from 0 to 1, in the order of `ids`; all 0 when the query has fewer
+    ///   than two tokens.
+    /// - Throws: a ``StoreError`` when the index cannot be read.
     package func adjacentPairShares(of ids: [Comic.ID], words: [String], scores: TermScores) throws(StoreError)
         -> [Double]
     {

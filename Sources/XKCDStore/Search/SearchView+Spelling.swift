@@ -14,9 +14,14 @@ extension ComicDatabase.SearchView {
     /// ```
     ///
     /// - Parameters:
+    ///   - word: the word as typed, perhaps misspelled; one of fewer than three letters has no
+    ///     candidates.
+    ///   - slack: how many letters longer or shorter than `word` a candidate may be.
     ///   - minimumCount: only words held by at least this many comics.
     ///   - isNear: whether a word, as UTF-8 bytes, is near enough: a misspelling reads a thousand
     ///     words and keeps a few, and making each a String first was a tenth of its search.
+    /// - Returns: each candidate with the number of comics holding it, in no particular order.
+    /// - Throws: a ``StoreError`` when the index cannot be read.
     package func spellingCandidates(
         near word: String, slack: Int = 2, minimumCount: Int = 1,
         where isNear: (UnsafeRawBufferPointer) -> Bool = { _ in true }

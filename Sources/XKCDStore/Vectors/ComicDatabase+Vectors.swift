@@ -206,7 +206,12 @@ extension ComicDatabase {
     /// or blobs of any size). A row is given to `body` when it is a vector of `model`: `dimensions`
     /// floats of unit length. A vector blob of another length is never loaded.
     ///
-    /// - Parameter body: returns false to stop reading (the run was cancelled).
+    /// - Parameters:
+    ///   - path: the file of vectors.
+    ///   - model: the name of the model whose vectors are read; rows of other models are skipped
+    ///     and not counted.
+    ///   - dimensions: how many floats a vector of `model` has.
+    ///   - body: given each vector read; returns false to stop reading (the run was cancelled).
     /// - Returns: the rows that are no vector of `model`'s though they may be meant as one: a
     ///   cell of the wrong type, a blob of the wrong length, or floats not of unit length.
     /// - Throws: ``StoreError/notAVectorFile(path:reason:)`` when the file is not such a file.
