@@ -11,9 +11,11 @@ SWIFT         ?= swift
 # the model's wheel; python3-venv: the converter's numpy, when python3 has none, goes into a
 # virtual environment in $(MODEL_CACHE), never into the person's own Python.
 # libchafa-dev (with libglib2.0-dev, which its pkg-config names) and libstb-dev: XKCDImage.
-# binutils: `make install` strips the executables.
+# binutils: `make install` strips the executables. libtesseract-dev, libleptonica-dev and
+# tesseract-ocr-eng: `identify` reads the words drawn in an image (XKCDOCR, docs/identify.md).
 DEB_PACKAGES  := libsqlite3-dev libxml2-dev zlib1g-dev libedit-dev libcurl4-openssl-dev pkg-config xz-utils \
-                 libdnnl-dev python3-pip python3-venv libchafa-dev libglib2.0-dev libstb-dev binutils
+                 libdnnl-dev python3-pip python3-venv libchafa-dev libglib2.0-dev libstb-dev binutils \
+                 libtesseract-dev libleptonica-dev tesseract-ocr-eng
 # What only the tests and measurements need (`make test`, `make compare`): sqlite3, time,
 # hyperfine: scripts/compare-sqlite3.sh and the crash test's integrity check; python3-pexpect:
 # the REPL's terminal tests; chromium, chromium-driver: the web page's browser tests.

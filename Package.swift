@@ -57,9 +57,13 @@ let package = Package(
         .target(name: "CDNNL"),
         // Images to terminal output, for XKCDImage only (docs/images.md).
         .target(name: "CChafa", dependencies: ["CSharedLibrary"], cSettings: [.unsafeFlags(chafaIncludes)]),
+        // Tesseract and Leptonica, for XKCDOCR only: opened with dlopen when the first image is read.
+        .target(name: "CTesseract", dependencies: ["CSharedLibrary"]),
         // stb_image from Debian's libstb-dev, compiled in: no shared library to load.
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
+        // Image bytes in, the words drawn in them out (Tesseract): knows nothing of comics.
+        .target(name: "XKCDOCR", dependencies: ["CTesseract", "CSTBImage"]),
         // Where the files go (XDG directories, `--db`), the environment as read, the kept comic
         // images and how the index file is held: what the indexer, the image drawer, the facade
         // and the commands share, with no database.
@@ -97,7 +101,7 @@ let package = Package(
         .target(
             name: "XKCDKit",
             dependencies: [
-                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", "XKCDFiles",
+                "XKCDModel", "XKCDStore", "XKCDQuery", "XKCDEmbed", "XKCDFiles", "XKCDOCR", "XKCDImage",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -105,7 +109,7 @@ let package = Package(
         .target(
             name: "XKCDIndexer",
             dependencies: [
-                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDFiles", "XKCDKit",
+                "XKCDModel", "XKCDFetch", "XKCDParse", "XKCDStore", "XKCDEmbed", "XKCDFiles", "XKCDKit", "XKCDImage",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -3,6 +3,7 @@ import Logging
 import XKCDEmbed
 import XKCDFetch
 import XKCDFiles
+import XKCDImage
 import XKCDKit
 import XKCDParse
 import XKCDStore
@@ -129,7 +130,30 @@ public struct IndexRun: Sendable {
             cache: ImageCache(directory: imagesDirectory), baseURL: baseURL,
             wait: .indexRun(maxConcurrentRequests: width, requestTimeout: options.http.requestTimeout), logger: logger)
         let comics = try database.comicIDs().compactMap { id in try database.comic(id).map { (id, $0.imageURL) } }
-        return await fetcher.fetchMissing(comics, width: width, progress: progress)
+        let report = await fetcher.fetchMissing(comics, width: width, progress: progress)
+        // Hashed even when fetching stopped early: what is kept can be found by its picture.
+        try hashImages(comics, in: ImageCache(directory: imagesDirectory))
+        return report
+    }
+
+    /// Stores the perceptual hash (``PerceptualHash``) of every kept image that has none yet, or
+    /// one made from another image URL, for `identify` to find a comic from its picture.
+    ///
+    /// - Parameters:
+    ///   - comics: each comic's number and image URL.
+    ///   - cache: where the images are kept.
+    /// - Throws: `StoreError` when the index cannot be written.
+    func hashImages(_ comics: [(Comic.ID, String)], in cache: ImageCache) throws {
+        let hashed = try database.hashedImageURLs()
+        var hashes: [(id: Comic.ID, imageURL: String, hash: UInt64)] = []
+        for (id, imageURL) in comics where hashed[id] != imageURL {
+            guard let data = cache.image(comic: id, imageURL: imageURL),
+                let hash = try? PerceptualHash(of: data)
+            else { continue }
+            hashes.append((id, imageURL, hash.value))
+        }
+        try database.storeImageHashes(hashes)
+        logger.info("hashed \(hashes.count) comic images for identify")
     }
 
     /// The source of this run and how it runs: a mirror, the kept responses for a rebuild, or the

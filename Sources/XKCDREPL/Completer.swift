@@ -18,7 +18,9 @@ import XKCDKit
 /// ```
 public struct Completer: Sendable {
     /// Words a line may start with besides the commands.
-    public static let shortcuts = ["more", "n", "p", "r", "l", "e", "tag", "untag", ":help", ":quit"]
+    public static let shortcuts = [
+        "more", "n", "p", "r", "l", "e", "tag", "untag", ":help", ":quit", ":relevant", ":identify",
+    ]
     /// Field and filter names of the query language.
     public static let queryKeys = [
         "title:", "alt:", "transcript:", "explanation:", "num:", "year:", "date:", "before:", "after:",
@@ -53,6 +55,8 @@ public struct Completer: Sendable {
         let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(max(0, cursor))))
         var words = before.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let current = before.last.map { $0 == " " || $0 == "\t" } ?? true ? "" : words.removeLast()
+        // `:identify PATH` completes as `identify PATH` does: file names.
+        if words.first?.lowercased() == ":identify" { words[0] = "identify" }
         guard let first = words.first else {
             let names = root.subcommands.flatMap { [$0.name] + $0.aliases } + Self.shortcuts
             let commands = names.filter { $0.hasPrefix(current.lowercased()) }.sorted()

@@ -145,6 +145,12 @@ public struct Session {
         if word == ":relevant" {
             // A pasted paragraph is one passage, whatever quotes and apostrophes it holds.
             arguments = ["relevant", "--", String(trimmed.dropFirst(head.count)).trimmingCharacters(in: .whitespaces)]
+        } else if word == ":identify" {
+            // A file name as typed or dropped into the terminal: spaces and all, quotes around it
+            // or backslashes before its spaces as a shell writes them.
+            let typed = String(trimmed.dropFirst(head.count)).trimmingCharacters(in: .whitespaces)
+            let path = (try? ArgumentTokenizer.split(typed)).flatMap { $0.count == 1 ? $0[0] : nil } ?? typed
+            arguments = ["identify", "--", path]
         } else if Self.isCommand(head, host: host) {
             arguments = try expand(try ArgumentTokenizer.split(trimmed))
         } else {
@@ -336,6 +342,7 @@ public struct Session {
               related              the comics linked to and from its explanation, and the nearest in meaning
               :relevant TEXT       the comics that fit a pasted paragraph, and why (a paste of
                                    several lines is taken so too)
+              :identify PATH       which comic an image shows (a screenshot, a crop, a photo)
               fav                  add the current comic to the favourites
               tag NAME…            tag the current comic (untag NAME… removes tags)
               fav add 327 sql      every command works: \(commands)

@@ -21,7 +21,9 @@ struct XKCDSearch: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Index.self, Search.self, Stats.self, Show.self, Explain.self, Next.self, Prev.self, Latest.self,
-            Random.self, Link.self, Open.self, Related.self, Relevant.self, Fav.self, About.self, Repl.self, Serve.self,
+            Random.self, Link.self, Open.self, Related.self, Relevant.self, Identify.self, Fav.self, About.self,
+            Repl.self,
+            Serve.self,
         ]
     )
 

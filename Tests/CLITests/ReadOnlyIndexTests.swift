@@ -113,7 +113,8 @@ struct ReadOnlyIndexTests {
             // What the version before the comic vectors made: no such table, no such migration.
             let older = try await runTool([
                 "sqlite3", db,
-                "DROP TABLE comicVector; DELETE FROM grdb_migrations WHERE identifier IN ('v9-comic-vectors', 'v10-symbol-words');",
+                "DROP TABLE comicVector; DROP TABLE imageHash; DELETE FROM grdb_migrations WHERE identifier IN "
+                    + "('v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes');",
             ])
             #expect(older.status == 0, "\(older.output)")
             let before = try Data(contentsOf: URL(fileURLWithPath: db))

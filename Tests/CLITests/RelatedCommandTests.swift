@@ -94,8 +94,9 @@ struct RelatedCommandTests {
 
     /// Turns an index back into what the version before `v8-comic-links` made.
     static let beforeLinks = """
-        DROP TABLE comicLink; DROP TABLE comicVector;
-        DELETE FROM grdb_migrations WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words');
+        DROP TABLE comicLink; DROP TABLE comicVector; DROP TABLE imageHash;
+        DELETE FROM grdb_migrations
+        WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes');
         """
 
     /// An index made before links were kept gets them on the next run of `index`, with no requests.

@@ -122,7 +122,7 @@ public enum Terminal: Sendable {
         // ArgumentParser's usage errors exit with sysexits' 64; a query the engine cannot read is
         // a usage error too.
         if code.rawValue == 64 || error is QueryError || error is SearchError || error is RequestError
-            || isUnreadableComic(error)
+            || isUnreadableComic(error) || ["bad-image", "image-too-large"].contains(ErrorClass(of: error).code)
         {
             code = ExitCode(usageErrorStatus)
         }

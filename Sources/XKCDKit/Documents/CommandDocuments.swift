@@ -10,6 +10,9 @@ public struct ExplanationDocument: Encodable, Sendable {
     @NullWhenMissing var incomplete: Bool?
     var explainUrl: String
 
+    /// The document for `page`, with nulls when explain xkcd has no explanation of it yet.
+    ///
+    /// - Parameter page: the comic as `explain` read it.
     public init(page: ComicPage) {
         let explained = page.explanation.map(\.page).flatMap { $0.explanation.isEmpty ? nil : $0 }
         num = page.comic.id
@@ -28,6 +31,13 @@ public struct LinkDocument: Encodable, Sendable {
     var url: String
     var line: String
 
+    /// The document for one comic.
+    ///
+    /// - Parameters:
+    ///   - num: the comic's number.
+    ///   - title: the comic's title.
+    ///   - url: the comic's page on xkcd.com.
+    ///   - line: the line to share, as ``Library/shareLine(for:)`` writes it.
     public init(num: Int, title: String, url: String, line: String) {
         self.num = num
         self.title = title
@@ -38,6 +48,7 @@ public struct LinkDocument: Encodable, Sendable {
 
 /// What `about --json` prints: where the comics and explanations come from, and their licences.
 public struct AboutDocument: Encodable, Sendable {
+    /// One source of the index's content: what it gives, who made it and under which licence.
     public struct Source: Encodable, Sendable {
         var name: String
         var content: String
@@ -47,6 +58,8 @@ public struct AboutDocument: Encodable, Sendable {
         var licenceUrl: String
     }
 
+    /// How far the snapshot shipped in the repository goes: the latest comic and explanation it
+    /// holds, and their dates.
     public struct Snapshot: Encodable, Sendable {
         var xkcdLatest: Int
         var xkcdDate: String
@@ -59,6 +72,9 @@ public struct AboutDocument: Encodable, Sendable {
     var snapshot: Snapshot
     var licence: String
 
+    /// The document of this release; the sources and the snapshot are fixed in the code.
+    ///
+    /// - Parameter version: the program's version, as `--version` prints it.
     public init(version: String) {
         self.version = version
         sources = [

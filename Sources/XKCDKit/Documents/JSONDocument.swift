@@ -6,6 +6,12 @@ import Foundation
 /// leaves as they are escaped (``escapingControls(inJSON:)``). One line a document, so that
 /// `jq`, `grep` and a loop over lines read it as it comes.
 public enum JSONDocument: Sendable {
+    /// `value` as one line of JSON in the convention, for a response body or a file.
+    ///
+    /// - Parameter value: the document.
+    /// - Returns: the line's UTF-8 bytes, without a line feed at the end.
+    /// - Throws: `EncodingError` when `value` cannot be written as JSON (a number that is not
+    ///   finite).
     public static func data(_ value: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -13,18 +19,30 @@ public enum JSONDocument: Sendable {
         return escapingControls(inJSON: try encoder.encode(value))
     }
 
+    /// `value` as one line of JSON in the convention, for printing.
+    ///
+    /// - Parameter value: the document.
+    /// - Returns: the line, without a line feed at the end.
+    /// - Throws: `EncodingError` when `value` cannot be written as JSON (a number that is not
+    ///   finite).
     public static func line(_ value: some Encodable) throws -> String {
         String(decoding: try data(value), as: UTF8.self)
     }
 
     /// Seconds rounded to hundredths: what a person or a script compares; the rest is noise.
+    ///
+    /// - Parameter seconds: a time measured.
+    /// - Returns: `seconds` to two decimal places.
     public static func rounded(seconds: Double) -> Double {
         (seconds * 100).rounded() / 100
     }
 
     /// `data`, JSON, with the controls JSONEncoder writes as they are escaped: DEL, C1 controls
-    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi marks, overrides and isolates.
-    /// They can only be inside strings, where `\uXXXX` means the same character.
+    /// (U+0080-U+009F, among them U+009B, a one-byte CSI) and the bidi marks, overrides and
+    /// isolates. They can only be inside strings, where `\uXXXX` means the same character.
+    ///
+    /// - Parameter data: JSON as JSONEncoder wrote it.
+    /// - Returns: the same JSON with those characters written as `\uXXXX`.
     public static func escapingControls(inJSON data: Data) -> Data {
         var out = Data()
         out.reserveCapacity(data.count)
@@ -56,12 +74,20 @@ public enum JSONDocument: Sendable {
 /// optional out, and the convention is that every documented key is there.
 @propertyWrapper
 public struct NullWhenMissing<Value: Encodable>: Encodable {
+    /// The value; nil is written as `null`.
     public var wrappedValue: Value?
 
+    /// Wraps a value, as Swift does for a property declared `@NullWhenMissing`.
+    ///
+    /// - Parameter wrappedValue: the value; nil is written as `null`.
     public init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }
 
+    /// Writes the value, or `null` when there is none.
+    ///
+    /// - Parameter encoder: the encoder writing the document.
+    /// - Throws: `EncodingError` when `encoder` cannot write the value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
@@ -72,6 +98,7 @@ extension NullWhenMissing: Sendable where Value: Sendable {}
 
 /// What `search --json` prints and `GET /api/search` answers.
 public struct SearchResultsDocument: Encodable, Sendable {
+    /// One comic found: its score, the snippet that shows the query's words, and how it matched.
     public struct Result: Encodable, Sendable {
         var num: Int
         var title: String
@@ -91,6 +118,9 @@ public struct SearchResultsDocument: Encodable, Sendable {
     @NullWhenMissing var suggestion: String?
     var results: [Result]
 
+    /// The document for a page of results, with the snippets' highlight marks taken out.
+    ///
+    /// - Parameter results: the page the search found.
     public init(_ results: SearchResults) {
         query = results.query
         total = results.total
@@ -111,9 +141,16 @@ public struct SearchResultsDocument: Encodable, Sendable {
 /// What `show --json` prints and `GET /api/comics/{n}` answers: the documented keys,
 /// `explanation`/`trivia`/`incomplete` only with the explanation asked for.
 public struct ComicDocument: Encodable, Sendable {
+    /// The comic and what the index knows about it.
     public var page: ComicPage
+    /// Whether the document carries the explanation's keys (`show --explain`, `?explain=1`).
     public var withExplanation: Bool
 
+    /// The document for one comic.
+    ///
+    /// - Parameters:
+    ///   - page: the comic, as ``Library/show(_:)`` or ``Library/page(_:)`` read it.
+    ///   - withExplanation: whether to add `explanation`, `trivia` and `incomplete`.
     public init(page: ComicPage, withExplanation: Bool) {
         self.page = page
         self.withExplanation = withExplanation
@@ -124,6 +161,10 @@ public struct ComicDocument: Encodable, Sendable {
         case favourite, tags, explanation, trivia, incomplete
     }
 
+    /// Writes the documented keys, `null` for a missing value.
+    ///
+    /// - Parameter encoder: the encoder writing the document.
+    /// - Throws: `EncodingError` when `encoder` cannot write a value.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         let comic = page.comic
@@ -163,6 +204,9 @@ public struct RelatedDocument: Encodable, Sendable {
     var title: String
     var related: [Entry]
 
+    /// The document for a comic's related comics, with their reasons.
+    ///
+    /// - Parameter found: what ``Library/related(_:)`` found.
     public init(_ found: RelatedComics) {
         num = found.comic.id
         title = found.comic.title
@@ -203,6 +247,10 @@ public struct RelevantDocument: Encodable, Sendable {
     @NullWhenMissing var cutFrom: Int?
     var results: [Result]
 
+    /// The document for the comics that fit a passage, with the snippets' highlight marks taken
+    /// out.
+    ///
+    /// - Parameter found: what ``SearchEngine/relevant(to:limit:settings:)`` found.
     public init(_ found: RelevantResults) {
         words = found.words
         cutFrom = found.cutFrom

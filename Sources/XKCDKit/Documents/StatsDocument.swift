@@ -4,23 +4,35 @@ import XKCDStore
 
 /// What `stats --json` prints and `GET /api/stats` answers: what the index holds.
 public struct StatsDocument: Encodable, Sendable {
+    /// How many comics the index holds.
     public var comics: Int
+    /// The newest comic's number; null for an empty index.
     @NullWhenMissing public var latest: Int?
+    /// Comics with an explain xkcd explanation.
     public var explained: Int
+    /// Explanations that explain xkcd marks as incomplete.
     public var incomplete: Int
+    /// Comics the index holds no explanation of.
     public var unexplained: Int
+    /// How many comics are favourites.
     public var favourites: Int
+    /// How many different tags the favourites carry.
     public var tags: Int
+    /// When an `index` run last finished (ISO 8601); null before the first.
     @NullWhenMissing public var lastUpdate: String?
     /// The index file's path (the HTTP API gives its name alone: no path of the machine leaves it).
     public var database: String
+    /// The index file's size on disk, its write-ahead log included.
     public var databaseBytes: Int
     /// Whether searches rank by meaning, the model's identity and how many comics it embedded.
     public var semanticSearch: Bool
+    /// The identity of the model the comics' vectors were made with; null without one.
     @NullWhenMissing public var semanticModel: String?
+    /// How many comics have a vector, so that a search by meaning can find them.
     public var embeddedComics: Int
     /// Images kept in the cache, and their size.
     public var images: Int
+    /// The size of the images kept in the cache, in bytes.
     public var imageBytes: Int
     /// Comics whose image could not be fetched within the last hour: not asked for again
     /// until then.

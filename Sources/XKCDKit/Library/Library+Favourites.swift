@@ -5,7 +5,9 @@ import XKCDStore
 
 /// A favourite with its comic, when the index holds it (an imported favourite may be ahead of it).
 public struct FavouriteEntry: Sendable, Hashable {
+    /// The number, the date it was added and its tags.
     public var favourite: Favourite
+    /// The comic, or nil when the index does not hold it yet.
     public var comic: Comic?
 }
 
@@ -19,6 +21,8 @@ public struct FavouriteDocument: Encodable, Sendable {
     var tags: [String]
     var url: String
 
+    /// The document for one favourite.
+    /// - Parameter entry: the favourite and its comic, if indexed.
     public init(_ entry: FavouriteEntry) {
         num = entry.favourite.id
         title = entry.comic?.title
@@ -31,6 +35,7 @@ public struct FavouriteDocument: Encodable, Sendable {
 
 /// What `fav add` did.
 public struct FavouriteAddition: Sendable, Hashable {
+    /// The comic made a favourite.
     public var comic: Comic
     /// The favourite as it is now.
     public var favourite: Favourite
@@ -67,15 +72,28 @@ public struct FavouriteImport: Sendable, Equatable {
 /// `version` (1) and each `num`; `added` (ISO 8601, defaults to now), `tags` (normalised on
 /// import) and `title` (informational, ignored) may be left out.
 public struct FavouritesDocument: Codable, Sendable, Equatable {
+    /// The `format` an export names, so that import can tell it from any other JSON file.
     public static let formatName = "xkcd-search favourites"
+    /// The `version` export writes and import reads.
     public static let currentVersion = 1
 
+    /// One favourite in the file.
     public struct Entry: Codable, Sendable, Equatable {
+        /// The comic's number.
         public var num: Int
+        /// The comic's title, for a person reading the file; import ignores it.
         public var title: String?
+        /// When it became a favourite; import takes the time of import when it is missing.
         public var added: Date?
+        /// Its tags; import normalises them.
         public var tags: [String]?
 
+        /// An entry as export writes it.
+        /// - Parameters:
+        ///   - num: the comic's number.
+        ///   - title: the comic's title, for a person reading the file.
+        ///   - added: when it became a favourite.
+        ///   - tags: its tags.
         public init(num: Int, title: String? = nil, added: Date? = nil, tags: [String]? = nil) {
             self.num = num
             self.title = title
@@ -85,6 +103,9 @@ public struct FavouritesDocument: Codable, Sendable, Equatable {
 
         /// As synthesized, but a number with a fraction is named as such (JSONDecoder says the
         /// whole file is not valid JSON).
+        /// - Parameter decoder: the decoder reading the file.
+        /// - Throws: `DecodingError` for a missing `num`, a value of the wrong type or a number
+        ///   with a fraction.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             if let number = try? container.decode(Double.self, forKey: .num), number.rounded(.towardZero) != number {
@@ -98,9 +119,13 @@ public struct FavouritesDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// ``formatName`` in a file import takes.
     public var format: String
+    /// ``currentVersion`` in a file import takes.
     public var version: Int
+    /// When the file was exported; import does not read it.
     public var exported: Date?
+    /// The favourites, by number in an export.
     public var favourites: [Entry]
 }
 
@@ -122,6 +147,11 @@ extension Library {
     /// try Library.normalisedTag("İstanbul")   // "i̇stanbul" (i and a combining dot above, as Unicode lower-cases İ)
     /// try Library.normalisedTag("foo bar")    // throws LibraryError.invalidTag
     /// ```
+    ///
+    /// - Parameter raw: the tag as the user typed or sent it.
+    /// - Returns: the tag as it is stored and compared.
+    /// - Throws: ``LibraryError/invalidTag(_:reason:)`` for an empty tag, one too long or one that
+    ///   is not a single word.
     public static func normalisedTag(_ raw: String) throws(LibraryError) -> String {
         let longer = "it is longer than \(maximumTagLength) characters"
         // Counted in bytes first, which costs nothing: a 50 MB value is refused at once.
@@ -166,6 +196,14 @@ extension Library {
     // MARK: Favourites
 
     /// Makes an indexed comic a favourite and attaches `tags`; adding again keeps the first date.
+    ///
+    /// - Parameters:
+    ///   - reference: the comic; nil is the comic shown last.
+    ///   - tags: tags to attach, normalised as ``normalisedTag(_:)`` does.
+    /// - Returns: the favourite as it is now, and what was new.
+    /// - Throws: ``LibraryError/invalidTag(_:reason:)`` for a tag it refuses, what ``resolve(_:)``
+    ///   throws for a comic the index does not hold, `StoreError` when the index cannot be
+    ///   written.
     public func addFavourite(_ reference: ComicReference?, tags: [String] = []) throws -> FavouriteAddition {
         let tags = try Library.normalisedTags(tags)
         let id = try resolve(reference)
@@ -181,7 +219,12 @@ extension Library {
 
     /// Makes an indexed comic a favourite with exactly `tags` (those it had and `tags` lacks are
     /// detached): what `PUT /api/favourites/{n}` asks, the same whether it is sent once or twice.
+    ///
+    /// - Parameters:
+    ///   - reference: the comic.
+    ///   - tags: every tag the favourite is to carry, normalised as ``normalisedTag(_:)`` does.
     /// - Returns: the favourite as it is now.
+    /// - Throws: what ``addFavourite(_:tags:)`` throws.
     public func setFavourite(_ reference: ComicReference, tags: [String]) throws -> FavouriteEntry {
         let added = try addFavourite(reference, tags: tags)
         let kept = try Library.normalisedTags(tags)
@@ -195,7 +238,12 @@ extension Library {
         return FavouriteEntry(favourite: favourite, comic: added.comic)
     }
 
-    /// Removes a favourite (the comic need not be indexed); returns what was removed.
+    /// Removes a favourite (the comic need not be indexed).
+    ///
+    /// - Parameter reference: the favourite; nil is the comic shown last.
+    /// - Returns: the favourite that was removed.
+    /// - Throws: ``LibraryError/notAFavourite(_:)`` when the comic is not one, `StoreError` when
+    ///   the index cannot be written.
     public func removeFavourite(_ reference: ComicReference?) throws -> FavouriteEntry {
         let id = try favouriteNumber(reference)
         guard let favourite = try database.favourite(id) else { throw LibraryError.notAFavourite(id) }
@@ -204,7 +252,14 @@ extension Library {
         return FavouriteEntry(favourite: favourite, comic: try database.comic(id))
     }
 
-    /// Attaches tags to a favourite; returns the tags that were new.
+    /// Attaches tags to a favourite.
+    ///
+    /// - Parameters:
+    ///   - reference: the favourite; nil is the comic shown last.
+    ///   - tags: the tags to attach, normalised as ``normalisedTag(_:)`` does.
+    /// - Returns: the tags that were new; those it carried already are left out.
+    /// - Throws: ``LibraryError/invalidTag(_:reason:)``, ``LibraryError/notAFavourite(_:)``;
+    ///   `StoreError` when the index cannot be written.
     public func tag(_ reference: ComicReference?, with tags: [String]) throws -> [String] {
         let tags = try Library.normalisedTags(tags)
         let id = try favouriteNumber(reference)
@@ -212,7 +267,14 @@ extension Library {
         return added
     }
 
-    /// Detaches tags from a favourite; returns the tags that were attached.
+    /// Detaches tags from a favourite.
+    ///
+    /// - Parameters:
+    ///   - reference: the favourite; nil is the comic shown last.
+    ///   - tags: the tags to detach, normalised as ``normalisedTag(_:)`` does.
+    /// - Returns: the tags that were attached; those it did not carry are left out.
+    /// - Throws: ``LibraryError/invalidTag(_:reason:)``, ``LibraryError/notAFavourite(_:)``;
+    ///   `StoreError` when the index cannot be written.
     public func untag(_ reference: ComicReference?, removing tags: [String]) throws -> [String] {
         let tags = try Library.normalisedTags(tags)
         let id = try favouriteNumber(reference)
@@ -221,6 +283,11 @@ extension Library {
     }
 
     /// The favourites by number, or only those tagged `tag`.
+    ///
+    /// - Parameter tag: the tag to keep, normalised first; nil keeps every favourite.
+    /// - Returns: the favourites, each with its comic when the index holds it.
+    /// - Throws: ``LibraryError/invalidTag(_:reason:)`` for a tag it refuses, `StoreError` when
+    ///   the index cannot be read.
     public func favourites(taggedWith tag: String? = nil) throws -> [FavouriteEntry] {
         let tag = try tag.map { raw throws(LibraryError) in try Library.normalisedTag(raw) }
         let entries = try database.favourites(taggedWith: tag).map { favourite in
@@ -231,6 +298,9 @@ extension Library {
     }
 
     /// Every tag with how many favourites carry it.
+    ///
+    /// - Returns: the tags in use, by tag.
+    /// - Throws: `StoreError` when the index cannot be read.
     public func tagCounts() throws -> [TagCount] {
         try database.tagCounts()
     }
@@ -248,6 +318,10 @@ extension Library {
     // MARK: Export and import
 
     /// The favourites as a ``FavouritesDocument``, pretty-printed JSON with sorted keys.
+    ///
+    /// - Parameter date: the time written as `exported`.
+    /// - Returns: the file's bytes, ending in a line feed.
+    /// - Throws: `StoreError` when the index cannot be read.
     public func exportFavourites(at date: Date = Date()) throws -> Data {
         let entries = try favourites().map { entry in
             FavouritesDocument.Entry(
@@ -267,8 +341,15 @@ extension Library {
     /// gain the file's tags. Importing the same file twice adds nothing the second time.
     ///
     /// The whole file is checked before anything is written, so a malformed file changes nothing.
-    /// - Parameter source: how to name the file in messages.
-    /// - Throws: ``LibraryError/malformedExport(source:reason:)`` saying what is wrong.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - source: how to name the file in messages.
+    ///   - date: the date a favourite without `added` gets.
+    /// - Returns: how many favourites the file held and what it added.
+    /// - Throws: ``LibraryError/malformedExport(source:reason:)`` saying what is wrong,
+    ///   ``LibraryError/importRefused(source:reason:)`` for a comic the index does not hold,
+    ///   `StoreError` when the index cannot be read or written.
     public func importFavourites(_ data: Data, source: String = "the file", at date: Date = Date()) throws
         -> FavouriteImport
     {
@@ -293,6 +374,11 @@ extension Library {
     }
 
     /// Reads and merges an export file; see ``importFavourites(_:source:at:)``.
+    ///
+    /// - Parameter url: the file, named by its path in messages.
+    /// - Returns: how many favourites the file held and what it added.
+    /// - Throws: ``LibraryError/cannotRead(path:reason:)`` when the file is missing or not
+    ///   readable, and what ``importFavourites(_:source:at:)`` throws.
     public func importFavourites(contentsOf url: URL) throws -> FavouriteImport {
         let data: Data
         do {

@@ -14,14 +14,26 @@ public struct RelatedComic: Sendable, Hashable {
         case similar
     }
 
+    /// The related comic's number.
     public var id: Comic.ID
+    /// The related comic's title.
     public var title: String
+    /// When the related comic was published.
     public var date: ComicDate
     /// In the order of ``Reason``'s cases.
     public var reasons: [Reason]
     /// The cosine similarity of the two comics' vectors, for a comic related by ``Reason/similar``.
     public var similarity: Double?
 
+    /// A related comic, as ``Library/related(_:)`` finds it.
+    ///
+    /// - Parameters:
+    ///   - id: the related comic's number.
+    ///   - title: its title.
+    ///   - date: when it was published.
+    ///   - reasons: why it is related, in the order of ``Reason``'s cases.
+    ///   - similarity: the cosine similarity of the two comics' vectors, when it is
+    ///     ``Reason/similar``.
     public init(id: Comic.ID, title: String, date: ComicDate, reasons: [Reason], similarity: Double? = nil) {
         self.id = id
         self.title = title
@@ -50,7 +62,10 @@ extension Library {
     /// let related = try library.related(.number(327)).related
     /// // [RelatedComic(id: 10, title: "Pi Equals", …, reasons: [.linksTo, .linkedFrom]), …]
     /// ```
+    ///
     /// - Parameter reference: nil means the comic shown last, which stays the one shown last.
+    /// - Returns: the comic and those related to it, the most related first.
+    /// - Throws: what ``resolve(_:)`` throws; `StoreError` when the index cannot be read.
     public func related(_ reference: ComicReference?) throws -> RelatedComics {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }

@@ -6,6 +6,11 @@ public struct SuggestionsDocument: Encodable, Sendable {
     var query: String
     var suggestions: [String]
 
+    /// The document for one answer.
+    ///
+    /// - Parameters:
+    ///   - query: the text as it was typed.
+    ///   - suggestions: the completions, as ``Library/suggestions(for:limit:)`` found them.
     public init(query: String, suggestions: [String]) {
         self.query = query
         self.suggestions = suggestions
@@ -21,7 +26,13 @@ extension Library {
     /// try library.suggestions(for: "bobby tab")   // ["bobby tables", "bobby table", …]
     /// try library.suggestions(for: "Exploits")    // ["Exploits of a Mom"]
     /// ```
-    /// - Throws: ``SearchError/queryTooLong(length:limit:)`` past ``SearchEngine/maximumQueryLength``.
+    ///
+    /// - Parameters:
+    ///   - text: what has been typed so far.
+    ///   - limit: the most completions to give.
+    /// - Returns: the completions, each the whole text to put in the search box.
+    /// - Throws: ``SearchError/queryTooLong(length:limit:)`` past
+    ///   ``SearchEngine/maximumQueryLength``; `StoreError` when the index cannot be read.
     public func suggestions(for text: String, limit: Int = 10) throws -> [String] {
         guard text.utf8.count <= SearchEngine.maximumQueryLength else {
             throw SearchError.queryTooLong(length: text.utf8.count, limit: SearchEngine.maximumQueryLength)
@@ -42,6 +53,12 @@ extension Library {
 
     /// The index's most common words that start with `prefix`, at most `limit`: for completing a
     /// word typed at the REPL.
+    ///
+    /// - Parameters:
+    ///   - prefix: the start of the word typed.
+    ///   - limit: the most words to give.
+    /// - Returns: the words, the most common first.
+    /// - Throws: `StoreError` when the index cannot be read.
     public func commonWords(startingWith prefix: String, limit: Int) throws -> [String] {
         try database.readCommonWords(startingWith: prefix, limit: limit)
     }

@@ -7,6 +7,7 @@ import XKCDStore
 /// Which comic a command is about, as the user typed it: `327`, `#327`, `latest` or `random`.
 public enum ComicReference: Sendable, Hashable {
     case number(Comic.ID)
+    /// The newest comic in the index.
     case latest
     /// Drawn uniformly from the indexed comics.
     case random
@@ -19,7 +20,10 @@ public enum ComicReference: Sendable, Hashable {
     /// try ComicReference(parsing: "https://xkcd.com/327/")   // .number(327)
     /// try ComicReference(parsing: "abc")    // throws LibraryError.notANumber("abc")
     /// ```
-    /// - Throws: ``LibraryError/notANumber(_:)``, or ``LibraryError/belowFirst(_:)`` for 0 and below.
+    ///
+    /// - Parameter text: what the user typed.
+    /// - Throws: ``LibraryError/notANumber(_:)``, or ``LibraryError/belowFirst(_:)`` for 0 and
+    ///   below.
     public init(parsing text: String) throws(LibraryError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         switch trimmed.lowercased() {
@@ -49,12 +53,15 @@ public enum TranscriptSource: String, Sendable, Hashable, Codable {
 
 /// Everything `show` presents about one comic.
 public struct ComicPage: Sendable, Hashable {
+    /// The comic as xkcd publishes it.
     public var comic: Comic
+    /// explain xkcd's page about it, when the index holds one.
     public var explanation: Explanation?
     /// The favourite entry, when the comic is one.
     public var favourite: Favourite?
     /// The xkcd JSON transcript, or explain xkcd's when the JSON has none or it is richer.
     public var transcript: String
+    /// Which of the two ``transcript`` is, or ``TranscriptSource/none`` when the comic has none.
     public var transcriptSource: TranscriptSource
 
     /// The explain xkcd categories (empty without an explanation).
@@ -77,6 +84,7 @@ public struct ComicPage: Sendable, Hashable {
 /// let following = try library.step(.next)       // #328
 /// ```
 public struct Library: Sendable {
+    /// Which way ``step(_:)`` goes from the comic shown last: `next` or `prev`.
     public enum Direction: Sendable { case next, previous }
 
     /// Which comics `random` draws from.
@@ -93,7 +101,12 @@ public struct Library: Sendable {
     /// Says at `info` what was read and remembered (`-v`).
     public let logger: Logger
 
-    /// - Parameter shown: the comic shown last; in this process's memory when nil.
+    /// A library over an open index.
+    ///
+    /// - Parameters:
+    ///   - database: the index, opened once per process (``Services`` opens it).
+    ///   - shown: the comic shown last; in this process's memory when nil.
+    ///   - logger: where to say what was read and remembered; silent unless told.
     public init(database: ComicDatabase, shown: ShownComic? = nil, logger: Logger = .silent) {
         self.database = database
         self.shown = shown ?? .inMemory
@@ -104,9 +117,12 @@ public struct Library: Sendable {
 
     /// The indexed comic number `reference` names; nil means the comic shown last.
     ///
+    /// - Parameter reference: the comic as the user named it.
+    /// - Returns: the number of a comic the index holds.
     /// - Throws: ``LibraryError/notYetPublished(_:latest:)`` above the latest,
     ///   ``LibraryError/skipped404`` for #404, ``LibraryError/notIndexed(_:)`` for a gap in the
-    ///   index, ``LibraryError/emptyIndex``, ``LibraryError/noCurrentComic``.
+    ///   index, ``LibraryError/emptyIndex``, ``LibraryError/noCurrentComic``; `StoreError` when
+    ///   the index cannot be read.
     public func resolve(_ reference: ComicReference?) throws -> Comic.ID {
         guard let latest = try database.latestComicID() else { throw LibraryError.emptyIndex }
         switch reference {
@@ -141,6 +157,8 @@ public struct Library: Sendable {
     /// Everything about one comic; remembers it as the comic shown last.
     ///
     /// - Parameter reference: nil shows the comic shown last again.
+    /// - Returns: the comic, its explanation, transcript and favourite entry.
+    /// - Throws: what ``resolve(_:)`` throws.
     public func show(_ reference: ComicReference?) throws -> ComicPage {
         let page = try page(resolve(reference))
         remember(page.comic.id)
@@ -155,8 +173,12 @@ public struct Library: Sendable {
 
     /// The indexed comic after (or before) the one shown last, skipping gaps such as #404.
     ///
-    /// - Throws: ``LibraryError/nothingAfter(_:)`` at the latest, ``LibraryError/nothingBefore(_:)``
-    ///   at the first, ``LibraryError/noCurrentComic`` before any comic was shown.
+    /// - Parameter direction: which way to go.
+    /// - Returns: the comic it stepped to, now the comic shown last.
+    /// - Throws: ``LibraryError/nothingAfter(_:)`` at the latest,
+    ///   ``LibraryError/nothingBefore(_:)`` at the first, ``LibraryError/noCurrentComic`` before
+    ///   any comic was shown, ``LibraryError/emptyIndex``; `StoreError` when the index cannot be
+    ///   read.
     public func step(_ direction: Direction) throws -> ComicPage {
         guard try database.latestComicID() != nil else { throw LibraryError.emptyIndex }
         let current = try shownLast()
@@ -171,6 +193,13 @@ public struct Library: Sendable {
     }
 
     /// A comic drawn uniformly from `pool`; remembered as the comic shown last.
+    ///
+    /// - Parameter pool: the comics to draw from.
+    /// - Returns: the comic drawn.
+    /// - Throws: ``LibraryError/emptyIndex``, ``LibraryError/noFavourites`` or
+    ///   ``LibraryError/noFavouritesTagged(_:)`` when the pool is empty,
+    ///   ``LibraryError/invalidTag(_:reason:)`` for a tag it refuses; `StoreError` when the index
+    ///   cannot be read.
     public func random(among pool: Pool = .all) throws -> ComicPage {
         let id: Comic.ID?
         switch pool {
@@ -190,7 +219,10 @@ public struct Library: Sendable {
 
     /// The comic with its explanation, which must exist; remembered as the comic shown last.
     ///
-    /// - Throws: ``LibraryError/noExplanation(_:)`` when explain xkcd has none yet.
+    /// - Parameter reference: the comic; nil is the comic shown last.
+    /// - Returns: the comic with its explanation.
+    /// - Throws: ``LibraryError/noExplanation(_:)`` when explain xkcd has none yet, and what
+    ///   ``resolve(_:)`` throws.
     public func explain(_ reference: ComicReference?) throws -> ComicPage {
         let id = try resolve(reference)
         let page = try page(id)
@@ -203,11 +235,19 @@ public struct Library: Sendable {
 
     /// The share line: `xkcd #327: Exploits of a Mom https://xkcd.com/327/`; remembered as the
     /// comic shown last, as sharing it is a way of showing it (`next` goes on from there).
+    ///
+    /// - Parameter reference: the comic; nil is the comic shown last.
+    /// - Returns: the line, without a line feed.
+    /// - Throws: what ``resolve(_:)`` throws.
     public func shareLine(_ reference: ComicReference?) throws -> String {
         Library.shareLine(for: try sharedComic(reference))
     }
 
     /// The comic to share, remembered as ``shareLine(_:)`` remembers it.
+    ///
+    /// - Parameter reference: the comic; nil is the comic shown last.
+    /// - Returns: the comic.
+    /// - Throws: what ``resolve(_:)`` throws.
     public func sharedComic(_ reference: ComicReference?) throws -> Comic {
         let id = try resolve(reference)
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
@@ -215,12 +255,22 @@ public struct Library: Sendable {
         return comic
     }
 
+    /// The share line of `comic`: its number, title and address on xkcd.com.
+    ///
+    /// - Parameter comic: the comic to share.
+    /// - Returns: `xkcd #327: Exploits of a Mom https://xkcd.com/327/`, without a line feed.
     public static func shareLine(for comic: Comic) -> String {
         "xkcd #\(comic.id): \(comic.title) \(comic.url)"
     }
 
     /// The comic's page on xkcd.com, or on explain xkcd; remembered as the comic shown last, as
     /// opening it in the browser is a way of showing it.
+    ///
+    /// - Parameters:
+    ///   - reference: the comic; nil is the comic shown last.
+    ///   - explain: the page on explain xkcd instead of xkcd.com.
+    /// - Returns: the page's address.
+    /// - Throws: what ``resolve(_:)`` throws.
     public func url(_ reference: ComicReference?, explain: Bool = false) throws -> String {
         let id = try resolve(reference)
         guard try database.comic(id) != nil else { throw LibraryError.notIndexed(id) }
@@ -229,6 +279,11 @@ public struct Library: Sendable {
     }
 
     /// Everything about an indexed comic, without remembering it.
+    ///
+    /// - Parameter id: the comic's number.
+    /// - Returns: the comic, its explanation, transcript and favourite entry.
+    /// - Throws: ``LibraryError/notIndexed(_:)`` when the index does not hold it, `StoreError`
+    ///   when the index cannot be read.
     public func page(_ id: Comic.ID) throws -> ComicPage {
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
         let explanation = try database.explanation(for: id)
@@ -258,9 +313,13 @@ public struct Library: Sendable {
 /// The comics a comic's page links to: the first, the one before, the one after and the latest
 /// in the index (nil where there is none, or where it is the comic itself).
 public struct ComicNeighbours: Sendable, Hashable {
+    /// The first comic in the index.
     public var first: Comic.ID?
+    /// The indexed comic before, skipping gaps.
     public var previous: Comic.ID?
+    /// The indexed comic after, skipping gaps.
     public var next: Comic.ID?
+    /// The latest comic in the index.
     public var latest: Comic.ID?
 }
 
@@ -268,7 +327,9 @@ extension Library {
     /// An indexed comic, without its explanation and without remembering it.
     ///
     /// - Parameter id: the comic's number.
-    /// - Throws: ``LibraryError/notIndexed(_:)`` when the index does not hold it.
+    /// - Returns: the comic.
+    /// - Throws: ``LibraryError/notIndexed(_:)`` when the index does not hold it, `StoreError`
+    ///   when the index cannot be read.
     public func comic(_ id: Comic.ID) throws -> Comic {
         guard let comic = try database.comic(id) else { throw LibraryError.notIndexed(id) }
         return comic
@@ -277,6 +338,7 @@ extension Library {
     /// The first, previous, next and latest comics around `id`, for a page's links.
     ///
     /// - Parameter id: the comic shown.
+    /// - Returns: the comics to link to.
     /// - Throws: `StoreError` when the index cannot be read.
     public func neighbours(of id: Comic.ID) throws -> ComicNeighbours {
         let first = try database.firstComicID()
@@ -291,5 +353,15 @@ extension Library {
     /// - Throws: `StoreError` when the index cannot be read.
     public func hasComics() throws -> Bool {
         try database.latestComicID() != nil
+    }
+}
+
+extension Library {
+    /// The perceptual hash of every comic image the indexer hashed (`index --images`).
+    ///
+    /// - Returns: each comic's number and the hash of its image.
+    /// - Throws: `StoreError` when the index cannot be read.
+    public func imageHashes() throws -> [(id: Comic.ID, hash: UInt64)] {
+        try database.imageHashes()
     }
 }

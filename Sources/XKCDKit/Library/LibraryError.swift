@@ -34,9 +34,12 @@ public enum LibraryError: Error, Equatable, CustomStringConvertible {
     case malformedExport(source: String, reason: String)
     /// A favourites file naming a comic the index does not hold; nothing was changed.
     case importRefused(source: String, reason: String)
+    /// A file to import that is missing or not readable.
     case cannotRead(path: String, reason: String)
+    /// A file to export to that cannot be written.
     case cannotWrite(path: String, reason: String)
 
+    /// What is wrong, as one lowercase line without a full stop.
     public var description: String {
         switch self {
         case .notANumber(let text): "\(quoted(text)) is not a comic number (try 327, #327, latest or random)"

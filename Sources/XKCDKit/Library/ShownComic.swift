@@ -20,7 +20,11 @@ public struct ShownComic: Sendable {
     /// Numbers remembered by this process, by index: what a file could not keep.
     private static let memory = Mutex<[String: Comic.ID]>([:])
 
-    /// - Parameter stateDirectory: where the file goes; nil keeps the number in memory only.
+    /// The place for the comic shown last in the index at `databasePath`.
+    ///
+    /// - Parameters:
+    ///   - stateDirectory: where the file goes; nil keeps the number in memory only.
+    ///   - databasePath: the index's path, which names the file, so that each index has its own.
     public init(stateDirectory: URL?, databasePath: String) {
         // The file's own path, so that `--db idx.sqlite` from two directories names two indexes
         // and `./idx.sqlite` the same one as `idx.sqlite`.
@@ -42,6 +46,8 @@ public struct ShownComic: Sendable {
     }
 
     /// Remembers `id` in the file, or in memory when the file cannot be written.
+    ///
+    /// - Parameter id: the comic just shown.
     public func remember(_ id: Comic.ID) {
         if let file {
             do {

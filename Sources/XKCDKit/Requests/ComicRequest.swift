@@ -8,6 +8,8 @@ public struct ComicRequest: Sendable, Hashable {
     /// Whether the answer carries explain xkcd's explanation (`?explain=1`).
     public var withExplanation: Bool
 
+    /// The request for a comic as the user typed it.
+    ///
     /// - Parameters:
     ///   - comic: the comic as typed: `327`, `#327`, `latest`, `random` or its address; nil for
     ///     the comic shown last.
@@ -32,6 +34,7 @@ public struct ComicRequest: Sendable, Hashable {
     /// Everything about the comic; remembered as the comic shown last.
     ///
     /// - Parameter index: the index to read.
+    /// - Returns: the comic, its explanation, transcript and favourite entry.
     /// - Throws: ``LibraryError`` for a comic the index does not hold.
     public func run(in index: OpenIndex) throws -> ComicPage {
         try index.library.show(comic)
@@ -40,6 +43,7 @@ public struct ComicRequest: Sendable, Hashable {
     /// The comic's page as the API answers it.
     ///
     /// - Parameter index: the index to read.
+    /// - Returns: the document, with the explanation when ``withExplanation`` asks for it.
     /// - Throws: what ``run(in:)`` throws.
     public func document(in index: OpenIndex) throws -> ComicDocument {
         ComicDocument(page: try run(in: index), withExplanation: withExplanation)
@@ -52,12 +56,16 @@ public struct RelatedRequest: Sendable, Hashable {
     /// The comic as named; nil is the comic shown last.
     public var comic: ComicReference?
 
+    /// The request for a comic as the user typed it.
+    ///
     /// - Parameter comic: the comic as typed; nil for the comic shown last.
     /// - Throws: ``LibraryError/notANumber(_:)`` or ``LibraryError/belowFirst(_:)``.
     public init(comic: String?) throws(LibraryError) {
         self.comic = try comic.map { text throws(LibraryError) in try ComicReference(parsing: text) }
     }
 
+    /// The request for a comic already parsed.
+    ///
     /// - Parameter comic: the comic; nil for the comic shown last.
     public init(comic: ComicReference?) {
         self.comic = comic
@@ -66,6 +74,7 @@ public struct RelatedRequest: Sendable, Hashable {
     /// The related comics, with why each is.
     ///
     /// - Parameter index: the index to read.
+    /// - Returns: the comic and those related to it, the most related first.
     /// - Throws: ``LibraryError`` for a comic the index does not hold.
     public func run(in index: OpenIndex) throws -> RelatedComics {
         try index.library.related(comic)
@@ -79,11 +88,15 @@ public struct SuggestRequest: Sendable, Hashable {
     /// What has been typed so far; empty gives none.
     public var typed: String
 
+    /// The request for what has been typed.
+    ///
     /// - Parameter typed: what has been typed so far.
     public init(typed: String) {
         self.typed = typed
     }
 
+    /// The request a URL's query gives.
+    ///
     /// - Parameter parameters: `q`, what has been typed (none when absent).
     public init(reading parameters: some RequestParameters) {
         self.init(typed: parameters.value(named: RequestParameter.query.rawValue) ?? "")
@@ -92,7 +105,9 @@ public struct SuggestRequest: Sendable, Hashable {
     /// The completions, as the API answers them.
     ///
     /// - Parameter index: the index to read.
-    /// - Throws: `StoreError` when the index cannot be read.
+    /// - Returns: the document, with at most ``limit`` completions.
+    /// - Throws: ``SearchError/queryTooLong(length:limit:)`` for text past
+    ///   ``SearchEngine/maximumQueryLength``; `StoreError` when the index cannot be read.
     public func run(in index: OpenIndex) throws -> SuggestionsDocument {
         SuggestionsDocument(query: typed, suggestions: try index.library.suggestions(for: typed, limit: Self.limit))
     }
@@ -103,6 +118,8 @@ public struct StatsRequest: Sendable, Hashable {
     /// Whether the document names the index file alone, not its path: what leaves a server.
     public var namesFileOnly: Bool
 
+    /// The request for the index's counts.
+    ///
     /// - Parameter namesFileOnly: give the index file's name alone, not its path.
     public init(namesFileOnly: Bool = false) {
         self.namesFileOnly = namesFileOnly
@@ -111,6 +128,7 @@ public struct StatsRequest: Sendable, Hashable {
     /// The counts, the model's status and the image cache's use.
     ///
     /// - Parameter index: the index to count.
+    /// - Returns: the document, naming the index file as ``namesFileOnly`` says.
     /// - Throws: `StoreError` when the index cannot be read.
     public func run(in index: OpenIndex) throws -> StatsDocument {
         var stats = try StatsDocument(

@@ -1,4 +1,5 @@
 import XKCDEmbed
+import XKCDOCR
 import XKCDQuery
 import XKCDStore
 
@@ -24,12 +25,16 @@ public enum ErrorKind: Sendable, Hashable {
 /// An error's kind and a short stable name of its cause, as the HTTP API gives it in
 /// `{"error": {"code": …}}`: `unreadable-query`, `bad-comic`, `not-found`.
 public struct ErrorClass: Sendable, Hashable {
+    /// What the failure means to the asker, which decides the exit status or HTTP status.
     public var kind: ErrorKind
+    /// The cause's short stable name, such as `bad-comic`, for a client to tell failures apart.
     public var code: String
     /// What is wrong with the index file, when that is the cause: the command line says what to
     /// do about each (`Advice`); a server says only that it has no index to read.
     public var indexProblem: IndexProblem?
 
+    /// A class with no index problem.
+    ///
     /// - Parameters:
     ///   - kind: what the failure means to the asker.
     ///   - code: the stable name of its cause.
@@ -48,6 +53,9 @@ public struct ErrorClass: Sendable, Hashable {
         case let error as LibraryError: self = error.errorClass
         case let error as StoreError: self = error.errorClass
         case is IndexFileError: self.init(.unavailable(retryAfter: nil), code: "index-unavailable")
+        case OCRError.notAnImage: self.init(.invalidInput, code: "bad-image")
+        case OCRError.tooLarge: self.init(.invalidInput, code: "image-too-large")
+        case is OCRError: self.init(.unavailable(retryAfter: nil), code: "ocr-unavailable")
         default: self.init(.internal, code: "internal")
         }
     }

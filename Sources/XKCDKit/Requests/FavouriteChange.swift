@@ -2,6 +2,7 @@
 /// /api/favourites/{n}` and the comic page's button. The tags are checked when the change is
 /// made, before anything is read or written.
 public struct FavouriteChange: Sendable, Hashable {
+    /// What a change does to the favourite.
     public enum Action: Sendable, Hashable {
         /// Make the comic a favourite and attach the tags; adding again keeps the first date.
         case add
@@ -15,12 +16,15 @@ public struct FavouriteChange: Sendable, Hashable {
         case untag
     }
 
+    /// What the change does.
     public var action: Action
     /// The comic as named; nil is the comic shown last.
     public var comic: ComicReference?
     /// The tags, as stored: lower-cased, in NFC, each once.
     public var tags: [String]
 
+    /// A change with its tags checked and normalised.
+    ///
     /// - Parameters:
     ///   - action: what to change.
     ///   - comic: the comic; nil for the comic shown last.
@@ -48,6 +52,7 @@ public struct FavouriteChange: Sendable, Hashable {
     /// - Parameter index: the index whose favourites change.
     /// - Throws: ``LibraryError`` for a comic not indexed or not a favourite, `StoreError.readOnly`
     ///   when the index may not be written.
+    /// - Returns: the favourite after the change and the tags it changed.
     public func run(in index: OpenIndex) throws -> Outcome {
         let library = index.library
         switch action {
@@ -74,6 +79,8 @@ public struct FavouriteListRequest: Sendable, Hashable {
     /// Only favourites with this tag, as stored; nil for all.
     public var tag: String?
 
+    /// The request for the favourites with one tag, or all of them.
+    ///
     /// - Parameter tag: the tag as typed; nil for all favourites.
     /// - Throws: ``LibraryError/invalidTag(_:reason:)`` for a tag no favourite could carry
     ///   (empty among them).
@@ -84,6 +91,7 @@ public struct FavouriteListRequest: Sendable, Hashable {
     /// The favourites by number, each with its comic when the index holds it.
     ///
     /// - Parameter index: the index to read.
+    /// - Returns: the favourites asked for; empty when there are none.
     /// - Throws: `StoreError` when the index cannot be read.
     public func run(in index: OpenIndex) throws -> [FavouriteEntry] {
         try index.library.favourites(taggedWith: tag)

@@ -11,8 +11,11 @@ public struct RelevantRequest: Sendable, Hashable {
 
     /// The passage as given.
     public var passage: String
+    /// How many comics to give, in ``limits``.
     public var limit: Int
 
+    /// The request for a passage, with its limit checked.
+    ///
     /// - Parameters:
     ///   - passage: the passage; one without a word any comic holds is the engine's to refuse
     ///     (``SearchError/passageHasNoWords``).
@@ -52,6 +55,7 @@ public struct RelevantRequest: Sendable, Hashable {
     /// - Parameter index: the index to rank.
     /// - Throws: ``SearchError/passageHasNoWords`` when no comic holds any of its words and
     ///   meaning cannot be asked; `StoreError` when the index cannot be read.
+    /// - Returns: at most ``limit`` comics, with the passage's words they were found by.
     public func run(in index: OpenIndex) throws -> RelevantResults {
         try index.engine.relevant(to: passage, limit: limit)
     }

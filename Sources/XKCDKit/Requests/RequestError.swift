@@ -3,6 +3,8 @@
 public enum RequestParameter: String, Sendable, Hashable, CaseIterable {
     case query = "q"
     case limit, page, exact, explain, tag, tags, text, comic
+    /// The image of `identify`, the body of `POST /api/identify`.
+    case image
 }
 
 /// A request whose parameters break its rules, worded as one lowercase line by the parameter's
@@ -15,13 +17,16 @@ public enum RequestError: Error, Equatable, CustomStringConvertible {
     /// A text longer than the parameter takes, in bytes of UTF-8.
     case tooLong(RequestParameter, length: Int, limit: Int)
 
+    /// What is wrong, as one lowercase line without a full stop.
     public var description: String {
         switch self {
         case .missing(.query): "the query parameter q is missing"
+        case .missing(.image): "the image is empty"
         case .missing(let parameter): "the parameter \(parameter.rawValue) is missing"
         case .outOfRange(let parameter, let value, let allowed):
             "\(parameter.rawValue) must be \(allowed), not \(quoted(value))"
         case .tooLong(.text, _, let limit): "the passage is over \(limit) bytes: send at most that much"
+        case .tooLong(.image, _, let limit): "the image is over \(limit >> 20) MB: no image of a comic is that large"
         case .tooLong(let parameter, let length, let limit):
             "\(parameter.rawValue) is too long (\(length) bytes; the limit is \(limit) bytes)"
         }
@@ -32,6 +37,7 @@ public enum RequestError: Error, Equatable, CustomStringConvertible {
         case .missing(.query): ErrorClass(.invalidInput, code: "missing-query")
         case .missing, .outOfRange: ErrorClass(.invalidInput, code: "bad-parameter")
         case .tooLong(.text, _, _): ErrorClass(.invalidInput, code: "passage-too-large")
+        case .tooLong(.image, _, _): ErrorClass(.invalidInput, code: "image-too-large")
         case .tooLong: ErrorClass(.invalidInput, code: "too-long")
         }
     }
@@ -43,6 +49,7 @@ public protocol RequestParameters {
     /// The value given for `name`, or nil when it is not given.
     ///
     /// - Parameter name: the parameter's API name (``RequestParameter/rawValue``).
+    /// - Returns: the text as given, possibly empty; nil when the parameter is absent.
     func value(named name: String) -> String?
 }
 
@@ -54,7 +61,9 @@ extension RequestParameters {
     ///   - default: the value when it is not given.
     ///   - range: the values it takes.
     ///   - allowed: what it takes, in words, for the error.
-    /// - Throws: ``RequestError/outOfRange(_:value:allowed:)`` for text that is no number in `range`.
+    /// - Returns: the number given, or `default`.
+    /// - Throws: ``RequestError/outOfRange(_:value:allowed:)`` for text that is no number in
+    ///   `range`.
     func number(
         _ parameter: RequestParameter, default: Int, in range: ClosedRange<Int>, allowed: String
     ) throws(RequestError) -> Int {
@@ -68,6 +77,7 @@ extension RequestParameters {
     /// Whether `parameter` is set: absent, `0` or `false` is no; empty, `1` or `true` is yes.
     ///
     /// - Parameter parameter: which parameter.
+    /// - Returns: whether the flag is set.
     /// - Throws: ``RequestError/outOfRange(_:value:allowed:)`` for any other text.
     func flag(_ parameter: RequestParameter) throws(RequestError) -> Bool {
         switch value(named: parameter.rawValue) {

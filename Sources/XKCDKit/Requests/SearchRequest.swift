@@ -17,11 +17,15 @@ public struct SearchRequest: Sendable, Hashable {
 
     /// The query as typed.
     public var text: String
+    /// How many comics a page holds, in ``limits``.
     public var limit: Int
+    /// Which page of results, from 1.
     public var page: Int
     /// The words as typed: no spelling correction or suggestion.
     public var isExact: Bool
 
+    /// The request for a query, with its page size and page checked.
+    ///
     /// - Parameters:
     ///   - text: the query; one with nothing to search for is the engine's to refuse
     ///     (``SearchError/nothingToSearch``), with the query language's words.
@@ -68,6 +72,7 @@ public struct SearchRequest: Sendable, Hashable {
     /// - Throws: `QueryError` or ``SearchError`` for a query that cannot be read,
     ///   ``LibraryError/emptyIndex`` when nothing is indexed, `StoreError` when the index cannot
     ///   be read.
+    /// - Returns: the page asked for, with the total and any spelling correction or suggestion.
     public func run(in index: OpenIndex) throws -> SearchResults {
         try index.engine.search(text, limit: limit, page: page, correctingSpelling: !isExact)
     }

@@ -5,9 +5,13 @@ import XKCDStore
 
 /// One comic that fits a passage, and why.
 public struct RelevantComic: Sendable, Hashable {
+    /// The comic's number.
     public var id: Comic.ID
+    /// The comic's title.
     public var title: String
+    /// When the comic was published.
     public var date: ComicDate
+    /// How well the comic fits the passage; higher is better, comparable only within one ranking.
     public var score: Double
     /// The passage's distinctive words that the comic holds, most distinctive first; none held
     /// by half the comics or more.
@@ -45,6 +49,7 @@ public struct RelevantResults: Sendable {
     public var words: [String]
     /// How many comics were ranked.
     public var total: Int
+    /// The comics asked for, best first.
     public var results: [RelevantComic]
     /// Set when the sentence model or the index's vectors could not be used: ranked by words alone.
     public var semanticProblem: SemanticSearchError?
@@ -92,8 +97,11 @@ public struct RelevantSettings: Sendable, Hashable {
     /// towards theirs (0: none), and by how much. 3 took 0.628 to 0.620 at 20 words and weight 0.3,
     /// 0.580 to 0.609 at 12 words and weight 0.45: no gain once the words and weight were chosen; off.
     public var feedback = 0
+    /// How far the feedback moves the passage's vector: the first comics' mean vector is added
+    /// at this weight.
     public var feedbackWeight = 0.5
 
+    /// The settings that measured best; change a field to try another.
     public init() {}
 }
 
@@ -134,6 +142,12 @@ extension SearchEngine {
 
     /// `text` cut at the last sentence end (or line end, or space) before `limit` bytes, or as it
     /// is when it is not longer; and whether it was cut.
+    ///
+    /// - Parameters:
+    ///   - text: the passage as given.
+    ///   - limit: the most bytes of UTF-8 to keep.
+    /// - Returns: the passage to read, without white space around it when cut, and whether it
+    ///   was cut.
     public static func passage(_ text: String, limit: Int = maximumPassageLength) -> (passage: String, wasCut: Bool) {
         guard text.utf8.count > limit else { return (text, false) }
         // Whole characters only.
@@ -158,6 +172,11 @@ extension SearchEngine {
     /// paragraph of a discussion): by its most distinctive words, any of which a comic may hold
     /// ("more like this"), fused with the meaning of the passage and of each of its sentences.
     ///
+    /// - Parameters:
+    ///   - text: the passage; past ``maximumPassageLength`` only its head is read.
+    ///   - limit: how many comics to give; less than 1 counts as 1.
+    ///   - settings: how to rank; the measured defaults unless a benchmark tries others.
+    /// - Returns: at most `limit` comics, best first, with why each fits.
     /// - Throws: ``SearchError/passageHasNoWords`` when the passage has no word any comic holds and
     ///   no meaning can be asked, `StoreError` when the index can't be read.
     public func relevant(to text: String, limit: Int = 10, settings: RelevantSettings = RelevantSettings()) throws

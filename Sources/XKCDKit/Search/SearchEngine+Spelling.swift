@@ -26,8 +26,13 @@ extension SearchEngine {
     /// For each word, the indexed word nearest in spelling, preferring title words, then
     /// common words; apart, the words whose nearest is only another form of them.
     ///
-    /// - Parameter counts: when given, a correction must be held by at least ten times as many
-    ///   comics as the word itself (a rare word is not corrected to another rare word).
+    /// - Parameters:
+    ///   - words: the words to correct, as typed.
+    ///   - counts: when given, a correction must be held by at least ten times as many comics as
+    ///     the word itself (a rare word is not corrected to another rare word).
+    ///   - view: the search's read of the index.
+    /// - Returns: the corrections by word, and the words found as another form of themselves.
+    /// - Throws: `StoreError` when the index cannot be read.
     func spellingCorrections(
         for words: [String], requiringMoreCommonThan counts: [String: Int]?, in view: ComicDatabase.SearchView
     ) throws -> (corrections: [String: String], inflections: Set<String>) {

@@ -17,6 +17,8 @@ import XKCDStore
 /// 4. among the best ``proximityDepth``, a bonus for holding the query's words side by side,
 ///    in its order, in the title, title text or transcript: a remembered line.
 public struct SearchEngine: Sendable {
+    /// The marks around a matched word in a snippet: private-use characters no comic holds,
+    /// which each front end turns into its own highlighting (``HighlightMark``).
     public static let highlightMarks = (open: "\u{E000}", close: "\u{E001}")
     /// Below this many comics holding every word, partial matches are added.
     public static let fallbackThreshold = 5
@@ -41,6 +43,14 @@ public struct SearchEngine: Sendable {
     /// step took (`-v`).
     let logger: Logger
 
+    /// An engine over an open index.
+    ///
+    /// - Parameters:
+    ///   - database: the index to search.
+    ///   - weights: the knobs of relevance ranking; the measured defaults unless a test or
+    ///     `make relevance` tries others.
+    ///   - sentenceModel: the model for ranking by meaning, or nil to rank by words alone.
+    ///   - logger: where to say how each search went; silent unless told.
     public init(
         database: ComicDatabase, weights: RankingWeights = RankingWeights(), sentenceModel: SentenceModel? = nil,
         logger: Logger = .silent
@@ -53,9 +63,16 @@ public struct SearchEngine: Sendable {
 
     /// Searches `text` in the query language (see ``QueryParser/syntaxHelp``).
     ///
-    /// - Parameter correctingSpelling: false searches the words as typed: no correction of a
-    ///   word no comic holds, no suggestion.
-    /// - Throws: `QueryError` for malformed input, `StoreError` when the index can't be read.
+    /// - Parameters:
+    ///   - text: the query as typed.
+    ///   - limit: how many comics a page holds; less than 1 counts as 1.
+    ///   - page: which page, from 1; less than 1 counts as 1.
+    ///   - correctingSpelling: false searches the words as typed: no correction of a word no
+    ///     comic holds, no suggestion.
+    /// - Returns: the page asked for, with the total and any correction, suggestion or note.
+    /// - Throws: `QueryError` for malformed input, ``SearchError`` for a query too long or with
+    ///   nothing to search for, ``LibraryError/emptyIndex`` when nothing is indexed, `StoreError`
+    ///   when the index can't be read.
     public func search(_ text: String, limit: Int = 10, page: Int = 1, correctingSpelling: Bool = true) throws
         -> SearchResults
     {
@@ -210,7 +227,14 @@ public struct SearchEngine: Sendable {
         var prefixes: [String] = []
     }
 
-    /// - Parameter ordered: how many of the first results must be in order.
+    /// The comics `query` finds by its words and filters.
+    ///
+    /// - Parameters:
+    ///   - query: the query as parsed.
+    ///   - ordered: how many of the first results must be in order.
+    ///   - view: the search's read of the index.
+    /// - Returns: the comics found, with what the rest of the search needs of them.
+    /// - Throws: `StoreError` when the index cannot be read.
     private func rank(_ query: SearchQuery, ordering ordered: Int, in view: ComicDatabase.SearchView) throws -> Ranking
     {
         var ranking = Ranking()

@@ -3,9 +3,13 @@ import XKCDQuery
 
 /// One result of a search.
 public struct SearchResult: Sendable, Hashable {
+    /// The comic's number.
     public var id: Comic.ID
+    /// The comic's title.
     public var title: String
+    /// When the comic was published.
     public var date: ComicDate
+    /// How well the comic fits the query; higher is better, comparable only within one search.
     public var score: Double
     /// Text from the best-matching field, with matched words between ``SearchEngine/highlightMarks``.
     public var snippet: String
@@ -28,6 +32,7 @@ public struct SearchResult: Sendable, Hashable {
 
 /// A query the engine refuses: too long to parse, or with nothing to search for.
 public enum SearchError: Error, Equatable, CustomStringConvertible {
+    /// A query longer than ``SearchEngine/maximumQueryLength``, both in bytes of UTF-8.
     case queryTooLong(length: Int, limit: Int)
     /// Nothing in the query can be searched for: empty, `-`, `()`, `*`.
     case nothingToSearch
@@ -35,6 +40,7 @@ public enum SearchError: Error, Equatable, CustomStringConvertible {
     /// holds (it is empty, or marks only), and meaning cannot be asked.
     case passageHasNoWords
 
+    /// What is wrong, as one lowercase line without a full stop.
     public var description: String {
         switch self {
         case .queryTooLong(let length, let limit):
@@ -53,7 +59,9 @@ public struct SearchResults: Sendable {
     public var query: String
     /// Results over all pages: comics matching every word and, when few do, partial matches.
     public var total: Int
+    /// Which page this is, from 1.
     public var page: Int
+    /// How many comics a page holds.
     public var limit: Int
     /// The corrected query searched instead, when a word of the query as typed is in no comic
     /// in that form.
@@ -65,11 +73,14 @@ public struct SearchResults: Sendable {
     public var note: String?
     /// A spelling suggestion for a query that found something as typed.
     public var suggestion: String?
+    /// This page's comics, best first.
     public var results: [SearchResult]
     /// Set when the query asked for ranking by meaning but the sentence model or the index's
     /// vectors could not be used: the results are ranked by words alone.
     public var semanticProblem: SemanticSearchError?
 
+    /// How many pages the results fill.
     public var pageCount: Int { limit > 0 ? (total + limit - 1) / limit : 0 }
+    /// Whether a page follows this one, for a `next` link.
     public var hasNextPage: Bool { page < pageCount }
 }

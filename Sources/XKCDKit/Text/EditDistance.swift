@@ -135,6 +135,12 @@ public enum Spelling: Sendable {
     /// The word of `candidates` nearest to `word` within `limit` edits once lower-cased (so a
     /// word in capitals is near its own spelling), the first of equals; nil when none is that
     /// near, or when `word` is one of them.
+    ///
+    /// - Parameters:
+    ///   - word: the word as typed.
+    ///   - candidates: the words it may have meant, such as the command names.
+    ///   - limit: the most edits (insertions, deletions, substitutions, transpositions) allowed.
+    /// - Returns: the nearest candidate, or nil.
     public static func nearest(to word: String, among candidates: [String], within limit: Int = 2) -> String? {
         guard !candidates.contains(word) else { return nil }
         let typed = EditDistance.TypedWord(Array(word.lowercased().utf8))

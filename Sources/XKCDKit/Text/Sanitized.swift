@@ -7,6 +7,11 @@ import Foundation
 ///
 /// Byte by byte: every snippet holds an ellipsis, whose lead byte 0xE2 the bidi controls share,
 /// and decoding every character to look at it made each search noticeably slower.
+///
+/// - Parameters:
+///   - text: text from the index or the network, about to be shown.
+///   - keepingNewlines: keep line feeds, for text shown over several lines.
+/// - Returns: `text` without those characters; `text` itself when it holds none.
 public func sanitized(_ text: String, keepingNewlines: Bool = false) -> String {
     var text = text
     return text.withUTF8 { bytes -> String? in
@@ -61,6 +66,7 @@ func controlLength(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int {
 /// The marks around the words a snippet highlights (``SearchEngine/highlightMarks``), read byte by
 /// byte: Foundation's `replacingOccurrences` made a search process a quarter slower.
 public enum HighlightMark: Sendable {
+    /// The mark before a highlighted word, and the one after it.
     case open, close
 
     private static let openMark = Array(SearchEngine.highlightMarks.open.utf8)
@@ -71,6 +77,11 @@ public enum HighlightMark: Sendable {
     public var count: Int { self == .open ? Self.openMark.count : Self.closeMark.count }
 
     /// The highlight mark that starts at `index`, if one does.
+    ///
+    /// - Parameters:
+    ///   - index: a byte offset in `bytes`.
+    ///   - bytes: a snippet's UTF-8.
+    /// - Returns: the mark, or nil when none starts there.
     public static func at(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> HighlightMark? {
         // Most bytes start neither mark: one comparison each before the marks are read.
         let byte = bytes[index]
@@ -84,6 +95,12 @@ public enum HighlightMark: Sendable {
     }
 
     /// `marked` with its highlight marks turned into `open` and `close` (or removed, given "").
+    ///
+    /// - Parameters:
+    ///   - marked: a snippet with ``SearchEngine/highlightMarks`` in it.
+    ///   - open: what starts a highlighted word, such as `<mark>` or a terminal's bold.
+    ///   - close: what ends it.
+    /// - Returns: the snippet with the front end's own highlighting.
     public static func replacing(in marked: String, open: String, close: String) -> String {
         let start = Array(open.utf8)
         let end = Array(close.utf8)

@@ -13,6 +13,7 @@ public enum IndexFileError: Error, Equatable, CustomStringConvertible {
     /// Not there at all (and not to be created).
     case missing(path: String)
 
+    /// What is wrong, as one lowercase line without a full stop.
     public var description: String {
         switch self {
         case .missing(let path): "there is no index at \(escaped(path))"
@@ -24,8 +25,13 @@ extension ComicDatabase {
     /// Opens the index at `path`; only `index` may create it, every other front end needs one.
     ///
     /// - Parameters:
+    ///   - path: the index file's path.
+    ///   - creating: create the file when it is not there (`index` alone).
+    ///   - connections: how this process holds the file; one connection unless told.
+    ///   - logger: where to say which file was opened, how and in how long.
     ///   - upgrading: called before an index of an earlier version is updated (once, seconds).
     ///   - waiting: called when an index run holds the write lock and the open waits for it.
+    /// - Returns: the open index.
     /// - Throws: ``IndexFileError/missing(path:)`` when there is no file and `creating` is false;
     ///   `StoreError` when the file cannot be opened as an index.
     public static func openIndex(

@@ -7,6 +7,9 @@ extension Logger {
 }
 
 /// The time since `start` for a log line, as "1.25 ms".
+///
+/// - Parameter start: when the step being timed began.
+/// - Returns: the milliseconds elapsed, to two decimal places, with their unit.
 public func milliseconds(since start: ContinuousClock.Instant) -> String {
     let elapsed = start.duration(to: .now)
     return String(format: "%.2f ms", elapsed.seconds * 1000)

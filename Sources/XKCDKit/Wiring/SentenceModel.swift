@@ -21,6 +21,8 @@ public final class SentenceModel: Sendable {
     private let loaded = Mutex<Result<SentenceEncoder, SemanticSearchError>?>(nil)
 
     /// The model in `directory`; nil for none.
+    ///
+    /// - Parameter directory: the model's files, looked at only when a query first needs them.
     public convenience init(directory: URL?) {
         self.init(locating: { directory })
     }
@@ -57,6 +59,10 @@ public final class SentenceModel: Sendable {
     /// the model and embeds `texts` in the same pass over its weights as its check
     /// (`SentenceEncoder.open(modelDirectory:embedding:)`): for a one-shot search, half the work of
     /// embedding its query.
+    ///
+    /// - Parameter texts: the texts to embed, each a query, a sentence or a passage.
+    /// - Returns: a vector for each text, in order, and the model's identity; or why there is no
+    ///   model to make them.
     public func embeddings(of texts: [String]) -> Result<(vectors: [[Float]], model: String), SemanticSearchError> {
         var first: [[Float]]?
         let result = loaded.withLock { loaded in
@@ -101,6 +107,7 @@ public enum SemanticSearchError: Error, Equatable, CustomStringConvertible {
     /// The model's vector of the query is no unit vector (NaN): its weights are damaged.
     case unusableEmbedding
 
+    /// The line a front end shows: search by meaning is off, why, and words still work.
     public var description: String { "semantic search is off: \(reason); searching by words only" }
 
     /// What is wrong, without what follows from it nor what to do about it (the front end's to add).
@@ -124,11 +131,17 @@ public struct SemanticSearchStatus: Sendable, Equatable {
     /// Why search by meaning is off; nil when it is on.
     public var problem: SemanticSearchError?
 
+    /// Whether searches rank by meaning: the model loads and the index holds its vectors.
     public var isOn: Bool { problem == nil }
 }
 
 extension SentenceModel {
     /// Whether searches of `database` can rank by meaning, and with how many comics.
+    ///
+    /// - Parameter database: the index whose vectors are counted.
+    /// - Returns: the model's identity, how many comics it embedded, and what is wrong if
+    ///   anything is.
+    /// - Throws: `StoreError` when the index cannot be read.
     public func status(of database: ComicDatabase) throws -> SemanticSearchStatus {
         switch encoder() {
         case .failure(let problem):

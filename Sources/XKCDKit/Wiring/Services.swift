@@ -48,6 +48,8 @@ public final class Services: Sendable {
     /// Called when an index run holds the write lock and an open waits for it.
     let waiting: (@Sendable () -> Void)?
 
+    /// What a process is built from; nothing is opened or looked for yet.
+    ///
     /// - Parameters:
     ///   - paths: where the index, the image cache and the state are.
     ///   - logger: where the library logs its steps.
@@ -77,6 +79,7 @@ public final class Services: Sendable {
     ///   - logger: where the engine and the library log their steps; ``logger`` when nil.
     /// - Throws: ``IndexFileError/missing(path:)`` when there is no file; `StoreError` when the
     ///   file cannot be opened as an index.
+    /// - Returns: the index with the engine and the library over it, for requests to run in.
     public func open(_ access: IndexAccess, remembersShownComic: Bool = false, logger: Logger? = nil) throws
         -> OpenIndex
     {
@@ -106,6 +109,8 @@ public final class Services: Sendable {
     /// when it is published over the index it serves.
     ///
     /// - Parameter path: the file to look at.
+    /// - Returns: true when the file starts with SQLite's header; false when it does not or
+    ///   cannot be read.
     public static func startsAsSQLite(at path: String) -> Bool {
         ComicDatabase.startsAsSQLite(at: path)
     }

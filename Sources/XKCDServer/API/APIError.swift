@@ -49,7 +49,7 @@ struct APIError: Error, HTTPResponseError {
         let words = String(describing: error)
         switch errorClass.kind {
         case .invalidInput:
-            if errorClass.code == "passage-too-large" {
+            if ["passage-too-large", "image-too-large"].contains(errorClass.code) {
                 return APIError(.contentTooLarge, code: errorClass.code, message: words)
             }
             if case LibraryError.invalidTag(let tag, let reason) = error {

@@ -30,6 +30,9 @@ public struct APIServer: Sendable {
         /// A request not answered by then is answered 503 `deadline`: nothing holds a
         /// connection forever (an image server that never answers, a search stuck behind others).
         public var requestDeadline: Duration
+        /// `POST /api/identify` not answered by then is 503 `deadline`: reading an image's words
+        /// takes Tesseract a second or two, more when several wait for it.
+        public var identifyDeadline: Duration
         /// Where `/images/{n}` fetches an image the cache lacks (imgs.xkcd.com, `--image-url`).
         public var imageBaseURL: URL
         /// How long `/images/{n}` waits for the image server to send a byte, each try (it tries
@@ -41,6 +44,7 @@ public struct APIServer: Sendable {
         public init(
             host: String = "127.0.0.1", port: Int = 8080, isReadOnly: Bool = false, allowedHosts: [String] = [],
             idleTimeout: Duration = .seconds(60), requestDeadline: Duration = .seconds(10),
+            identifyDeadline: Duration = .seconds(30),
             imageBaseURL: URL = URL(string: "https://imgs.xkcd.com")!, imageTimeout: Duration = .seconds(5),
             now: @escaping @Sendable () -> Date = Date.init
         ) {
@@ -50,6 +54,7 @@ public struct APIServer: Sendable {
             self.allowedHosts = allowedHosts
             self.idleTimeout = idleTimeout
             self.requestDeadline = requestDeadline
+            self.identifyDeadline = identifyDeadline
             self.imageBaseURL = imageBaseURL
             self.imageTimeout = imageTimeout
             self.now = now
@@ -190,6 +195,7 @@ public struct APIServer: Sendable {
         router.addRoutes(
             FavouriteRoutes(served: served, deadline: deadline, isReadOnly: configuration.isReadOnly).collection)
         router.addRoutes(images.collection)
+        router.addRoutes(IdentifyRoutes(served: served, deadline: configuration.identifyDeadline).collection)
         WebPages(served: served, isReadOnly: configuration.isReadOnly).add(to: router)
         return router
     }

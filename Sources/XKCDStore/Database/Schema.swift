@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v10-symbol-words"
+    static let latestMigration = "v11-image-hashes"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -204,8 +204,18 @@ enum Schema {
             }
         }
         // Words with symbols (`c++`, `AT&T`) kept whole in the ranking index (``SymbolWords``).
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v10-symbol-words") { db in
             try RankingIndex.rebuild(db)
+        }
+        // A perceptual hash of each comic's image, for finding a comic from a copy of its
+        // picture (`identify`), kept with the image URL it was made from. Filled by the indexer
+        // from the image cache (`index --images`).
+        migrator.registerMigration(latestMigration) { db in
+            try db.create(table: "imageHash") { t in
+                t.primaryKey("comicID", .integer)
+                t.column("imageURL", .text).notNull()
+                t.column("hash", .integer).notNull()
+            }
         }
         return migrator
     }
