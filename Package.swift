@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // The identify page's upload form without JavaScript (multipart/form-data).
+        .package(url: "https://github.com/vapor/multipart-kit", exact: "4.7.1"),
         // Hummingbird brings them; named for the idle timeout (NIOCore's TimeAmount) and the route
         // tests (HTTP field names, byte buffers).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -151,6 +153,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),

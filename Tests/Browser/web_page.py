@@ -11,6 +11,7 @@ Every wait is on an event (an element present, a text or URL changed), never a f
 Writes the figures for docs/web.md to ARTIFACTS_DIR/figures.json, beside the screenshots; a
 failed check raises and exits 1.
 """
+import base64
 import json
 import os
 import sys
@@ -42,6 +43,10 @@ BROAD = "the"
 # for each space (issue 39), and the page must answer what the CLI answers for the same words.
 FORM_QUERY = "exploits OR dependency -mom year:2007..2020"
 FORM_ANSWER = [f"{BASE}/{number}" for number in sys.argv[3].split(",") if number]
+# Images of comics for "Which xkcd is this?": chosen with the file input, and pasted.
+IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "_XKCDTestSupport", "Fixtures", "images")
+CHOSEN, CHOSEN_COMIC = os.path.join(IMAGES, "identify", "exploits_of_a_mom-half.jpg"), 327
+PASTED, PASTED_COMIC = os.path.join(IMAGES, "dependency.png"), 2347
 
 
 def check(condition, what):
@@ -106,6 +111,38 @@ def ask_relevant(driver, passage):
     box.send_keys(passage)
     driver.find_element(By.CSS_SELECTOR, "form.passage button[type=submit]").click()
     wait(driver, lambda d: results(d, "#fitting"), "the comics that fit the passage")
+
+
+def identify_by_choosing(driver):
+    """An image chosen with the file input on /identify; waits for the comics it shows."""
+    driver.get(BASE + "/identify")
+    driver.find_element(By.ID, "image").send_keys(os.path.abspath(CHOSEN))
+    if not driver.execute_script("return document.querySelector('p.drop').hidden === false"):
+        # Without JavaScript the form is posted as it is.
+        driver.find_element(By.CSS_SELECTOR, "form.identify button[type=submit]").click()
+    wait(driver, lambda d: results(d, "#identified"), "the comics the chosen image shows")
+    check(results(driver, "#identified")[:1] == [f"{BASE}/{CHOSEN_COMIC}"],
+          f"#{CHOSEN_COMIC} from its picture: {results(driver, '#identified')[:3]}")
+    read = driver.find_element(By.CSS_SELECTOR, "#identified p.read").text
+    check(read.startswith("Read in the image:"), f"the words read are shown: {read}")
+
+
+def identify_by_pasting(driver):
+    """A screenshot pasted on /identify (a paste event holding an image, as Ctrl-V gives)."""
+    driver.get(BASE + "/identify")
+    with open(PASTED, "rb") as file:
+        data = base64.b64encode(file.read()).decode()
+    driver.execute_script("""
+        const bytes = Uint8Array.from(atob(arguments[0]), (c) => c.charCodeAt(0));
+        const clipboard = new DataTransfer();
+        clipboard.items.add(new File([bytes], 'screenshot.png', { type: 'image/png' }));
+        document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: clipboard, bubbles: true }));
+    """, data)
+    wait(driver, lambda d: results(d, "#identified"), "the comics the pasted image shows")
+    check(results(driver, "#identified")[:1] == [f"{BASE}/{PASTED_COMIC}"],
+          f"#{PASTED_COMIC} from a paste: {results(driver, '#identified')[:3]}")
+    reasons = driver.find_element(By.CSS_SELECTOR, "#identified .result .reasons").text
+    check("holds the words read: " in reasons, f"why #{PASTED_COMIC} fits: {reasons}")
 
 
 def console_errors(driver):
@@ -210,6 +247,11 @@ def with_javascript(driver, figures):
     check("shares the words: " in reasons and "similar in meaning (" in reasons, f"why #{TARGET} fits: {reasons}")
     check_console_clean(driver)
 
+    # Which xkcd is this: an image chosen, then one pasted.
+    identify_by_choosing(driver)
+    identify_by_pasting(driver)
+    check_console_clean(driver)
+
     figures["accessibility"] = accessibility(driver)
     screenshots(driver)
     check_console_clean(driver)
@@ -225,9 +267,11 @@ def accessibility(driver):
     with open(source) as file:
         axe = file.read()
     found = {}
-    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/favourites", "/about", "/relevant"]:
+    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/favourites", "/about", "/relevant", "/identify"]:
         if path == "/relevant":
             ask_relevant(driver, PASSAGE)
+        elif path == "/identify":
+            identify_by_choosing(driver)
         else:
             driver.get(BASE + path)
         driver.execute_script(axe)
@@ -254,6 +298,8 @@ def screenshots(driver):
                 driver.save_screenshot(os.path.join(ARTIFACTS, f"{page}-{name}-{colours}.png"))
             ask_relevant(driver, PASSAGE)
             driver.save_screenshot(os.path.join(ARTIFACTS, f"relevant-{name}-{colours}.png"))
+            identify_by_pasting(driver)
+            driver.save_screenshot(os.path.join(ARTIFACTS, f"identify-{name}-{colours}.png"))
     scheme(driver, "light")
     size(driver, "wide")
 
@@ -276,6 +322,9 @@ def without_javascript(driver, figures):
           f"the form's answer is the CLI's: {results(driver)} against {FORM_ANSWER}")
     figures["form_query_results"] = len(FORM_ANSWER)
 
+    # An image uploaded by the plain form (multipart/form-data).
+    identify_by_choosing(driver)
+
     # "More results" as a plain link.
     driver.get(f"{BASE}/search?q={BROAD}")
     driver.find_element(By.CSS_SELECTOR, "a[data-more]").click()
@@ -291,7 +340,8 @@ def without_javascript(driver, figures):
 
     # Every link of every page, followed.
     links = set()
-    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/936", "/favourites", "/favourites?tag=security", "/about"]:
+    for path in ["/", f"/search?q={QUERY}", f"/{TARGET}", "/936", "/favourites", "/favourites?tag=security", "/about",
+                 "/identify"]:
         driver.get(BASE + path)
         check(driver.find_elements(By.CSS_SELECTOR, "header form[action='/search']"), f"{path} is a page")
         links.update(a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[href]"))

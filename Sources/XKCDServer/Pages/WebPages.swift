@@ -70,6 +70,8 @@ struct WebPages: Sendable {
         }
         router.get("/about") { request, _ in try await render(request) { try about() } }
         router.get("/relevant") { request, _ in try await render(request) { .relevant(RelevantView()) } }
+        router.get("/identify") { request, _ in try await render(request) { .identify(IdentifyView()) } }
+        router.post("/identify") { request, _ in try await render(request) { try await identify(request) } }
         router.post("/relevant") { request, _ in try await render(request) { try await relevant(request) } }
         router.get("/:comic") { request, context in
             try await render(request) { try comic(try context.parameters.require("comic")) }
@@ -92,6 +94,10 @@ struct WebPages: Sendable {
 
         static func relevant(_ view: RelevantView, status: HTTPResponse.Status = .ok) -> Outcome {
             .page(template: "relevant", title: "Is there an xkcd for this?", status: status, content: view)
+        }
+
+        static func identify(_ view: IdentifyView, status: HTTPResponse.Status = .ok) -> Outcome {
+            .page(template: "identify", title: "Which xkcd is this?", status: status, content: view)
         }
     }
 
@@ -175,6 +181,32 @@ struct WebPages: Sendable {
             return .relevant(RelevantView(try relevant.run(in: index)))
         } catch let error as SearchError {
             return .relevant(RelevantView(passage: text, problem: error.description), status: .badRequest)
+        }
+    }
+
+    /// The upload form posted without JavaScript (`multipart/form-data`): the comics the image
+    /// may show. With JavaScript the page sends the image to `POST /api/identify` instead.
+    private func identify(_ request: Request) async throws -> Outcome {
+        let body: ByteBuffer
+        do {
+            // The image's limit, and room for the form's own lines around it.
+            body = try await request.body.collect(upTo: IdentifyRequest.maximumBytes + 64 * 1024)
+        } catch is NIOTooManyBytesError {
+            return .identify(
+                IdentifyView(problem: "the image is over \(IdentifyRequest.maximumBytes >> 20) MB"),
+                status: .contentTooLarge)
+        }
+        guard let image = UploadForm.image(in: body, contentType: request.headers[.contentType]) else {
+            return .identify(IdentifyView(problem: "choose an image first"), status: .badRequest)
+        }
+        do {
+            let identify = try IdentifyRequest(image: image, limit: 10)
+            let index = self.index
+            return .identify(IdentifyView(try await offTheTaskPool { try identify.run(in: index) }))
+        } catch  where ErrorClass(of: error).kind == .invalidInput {
+            let status: HTTPResponse.Status =
+                ErrorClass(of: error).code == "image-too-large" ? .contentTooLarge : .badRequest
+            return .identify(IdentifyView(problem: String(describing: error)), status: status)
         }
     }
 

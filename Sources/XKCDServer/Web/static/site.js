@@ -120,6 +120,105 @@
     });
   }
 
+  // Which xkcd is this: the image chosen, dropped on the page or pasted (Ctrl-V) is sent to the
+  // JSON API and the comics that fit are listed; the form still posts as without JavaScript.
+  const identify = document.querySelector('form.identify');
+  if (identify) {
+    const found = document.getElementById('identified');
+    const picker = identify.elements.image;
+    identify.querySelector('p.drop').hidden = false;
+
+    // One item of the list, built from text nodes only: the API's words are data, not markup.
+    function item(comic) {
+      const li = document.createElement('li');
+      li.className = 'result';
+      const link = document.createElement('a');
+      link.href = '/' + comic.num;
+      const num = document.createElement('span');
+      num.className = 'num';
+      num.textContent = '#' + comic.num;
+      const title = document.createElement('span');
+      title.className = 'title';
+      title.textContent = comic.title;
+      link.append(num, ' ', title);
+      const meta = document.createElement('span');
+      meta.className = 'meta';
+      meta.textContent = comic.date;
+      const reasons = document.createElement('ul');
+      reasons.className = 'reasons';
+      const why = (comic.reasons.image ? ['the image matches'] : [])
+        .concat(comic.reasons.words.length ? ['holds the words read: ' + comic.reasons.words.join(', ')] : []);
+      for (const text of why) {
+        const reason = document.createElement('li');
+        reason.textContent = text;
+        reasons.append(reason);
+      }
+      li.append(link, ' ', meta, reasons);
+      return li;
+    }
+
+    function paragraph(className, text) {
+      const p = document.createElement('p');
+      p.className = className;
+      p.textContent = text;
+      return p;
+    }
+
+    async function send(file) {
+      found.replaceChildren(paragraph('count', 'Reading the image…'));
+      try {
+        const response = await fetch('/api/identify?limit=10', {
+          method: 'POST',
+          headers: { 'Content-Type': file.type && file.type.startsWith('image/') ? file.type : 'application/octet-stream' },
+          body: file,
+        });
+        const answer = await response.json();
+        if (!response.ok) {
+          const problem = paragraph('problem', answer.error ? answer.error.message : 'the image could not be read');
+          problem.setAttribute('role', 'alert');
+          found.replaceChildren(problem);
+          return;
+        }
+        const read = answer.text.split(/\s+/).filter(Boolean).join(' ');
+        const nodes = [read ? paragraph('read', 'Read in the image: “' + read + '”')
+          : paragraph('read', 'No words could be read in the image.')];
+        if (answer.results.length === 0) {
+          nodes.push(paragraph('count', 'No comic fits the words read or the picture.'));
+        } else {
+          const list = document.createElement('ol');
+          list.className = 'results';
+          list.append(...answer.results.map(item));
+          nodes.push(list);
+        }
+        found.replaceChildren(...nodes);
+      } catch (error) {
+        quietly(error);
+        found.replaceChildren(paragraph('problem', 'the server could not be reached'));
+      }
+    }
+
+    identify.addEventListener('submit', (event) => {
+      if (!picker.files.length) return;
+      event.preventDefault();
+      send(picker.files[0]);
+    });
+    picker.addEventListener('change', () => { if (picker.files.length) send(picker.files[0]); });
+    document.addEventListener('dragover', (event) => { event.preventDefault(); });
+    document.addEventListener('drop', (event) => {
+      const file = event.dataTransfer && Array.from(event.dataTransfer.files).find((f) => f.type.startsWith('image/'));
+      if (!file) return;
+      event.preventDefault();
+      send(file);
+    });
+    document.addEventListener('paste', (event) => {
+      const items = event.clipboardData ? Array.from(event.clipboardData.items) : [];
+      const image = items.find((entry) => entry.kind === 'file' && entry.type.startsWith('image/'));
+      if (!image) return;
+      event.preventDefault();
+      send(image.getAsFile());
+    });
+  }
+
   // Share: the system's share sheet where the browser has one, else the link copied.
   const share = document.querySelector('button[data-share]');
   if (share && (navigator.share || navigator.clipboard)) {
