@@ -66,7 +66,7 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare \
+.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare bench-identify \
         bench-http clean \
         install install-files uninstall man-tool
 
@@ -293,6 +293,29 @@ bench-http: build bench-deps
 	  || { echo "error: could not install $(DATASETTE) into $$venv" >&2; exit 1; }; \
 	fi; \
 	scripts/bench-http.sh "$(or $(DB),$$HOME/.local/share/xkcd-search/index.sqlite)" "$$venv"
+
+# `identify` on its development set (scripts/make-identify-set.py: 8 copies of each of the shared
+# comic images as people meet them, made with Pillow and Chromium's screenshots): top-1, MRR@5 and
+# each image's whole-process time with the release build (scripts/bench-identify.sh). The index is a
+# copy of DB (default: the one `make demo` builds) whose image hashes come from the shared images.
+IDENTIFY_VENV ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/identify-venv
+IDENTIFY_SET  := .build/identify-set
+bench-identify: build test-deps
+	@venv="$(IDENTIFY_VENV)"; \
+	if ! "$$venv/bin/python3" -c 'import PIL, numpy' 2>/dev/null; then \
+	  rm -rf "$$venv" && python3 -m venv "$$venv" \
+	  && "$$venv/bin/python3" -m pip install --quiet --disable-pip-version-check pillow==13.0.0 numpy==2.4.6 \
+	  || { echo "error: could not make the identify set's Python environment in $$venv" >&2; exit 1; }; \
+	fi; \
+	[ -f $(IDENTIFY_SET)/manifest.tsv ] || "$$venv/bin/python3" scripts/make-identify-set.py \
+	  --images ../shared/images --output $(IDENTIFY_SET) --seed 36 >/dev/null; \
+	work=$$(mktemp -d) && trap 'rm -rf "$$work"' EXIT \
+	&& cp "$(or $(DB),$$HOME/.local/share/xkcd-search/index.sqlite)" "$$work/index.sqlite" \
+	&& mkdir -p "$$work/cache/xkcd-search/images" && cp ../shared/images/*.png ../shared/images/*.jpg \
+	  ../shared/images/*.gif "$$work/cache/xkcd-search/images/" \
+	&& XDG_CACHE_HOME="$$work/cache" .build/release/xkcd-search index --db "$$work/index.sqlite" \
+	  --mirror ../shared/corpus --images --image-url http://127.0.0.1:9 >/dev/null 2>&1; \
+	scripts/bench-identify.sh $(IDENTIFY_SET) "$$work/index.sqlite"
 
 clean:
 	rm -rf .build .build-floor $(MAN_TOOL_DIR)
