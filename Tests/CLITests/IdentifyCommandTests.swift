@@ -3,6 +3,10 @@ import Testing
 import XKCDModel
 import _XKCDTestSupport
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `identify` through the binary, with the real Tesseract on real comic images (the fixtures'
 /// copies of imgs.xkcd.com's files, and copies made smaller, recompressed, cropped and turned:
 /// Fixtures/images/SOURCES.md), on the fixture index. docs/identify.md has the measurements on the
@@ -47,6 +51,34 @@ struct IdentifyCommandTests {
             let found = try await sandbox.run("identify", Self.images.appendingPathComponent("traffic_lights.gif").path)
             #expect(found.status == 1, "\(found)")
             #expect(found.stdout.contains("no comic fits the words read or the picture"), "\(found)")
+        }
+    }
+
+    /// `POST /api/identify` answers what `identify --json` prints for the same image; a body not
+    /// sent as an image is 415, one over 10 MB 413, bytes that are no image 400: each a JSON error.
+    @Test func theAPIAnswersAsTheCommandLineDoes() async throws {
+        try await withBrowseSandbox { sandbox in
+            let file = Self.images.appendingPathComponent("identify/exploits_of_a_mom-half.jpg")
+            let printed = try await sandbox.run("identify", file.path, "--json")
+            #expect(printed.status == 0, "\(printed)")
+            let (child, base) = try await ServeCommandTests.startServer(sandbox)
+            defer { child.kill(SIGTERM) }
+            func post(_ body: Data, type: String, query: String = "") async throws -> (status: Int, body: String) {
+                var request = URLRequest(url: base.appendingPathComponent("api/identify" + query))
+                request.httpMethod = "POST"
+                request.setValue(type, forHTTPHeaderField: "Content-Type")
+                let (data, response) = try await URLSession.shared.upload(for: request, from: body)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+            }
+            let answered = try await post(try Data(contentsOf: file), type: "image/jpeg")
+            #expect(answered.status == 200)
+            #expect(answered.body + "\n" == printed.stdout)
+            let text = try await post(Data("hello".utf8), type: "text/plain")
+            #expect(text.status == 415 && text.body.contains(#""code":"not-an-image""#), "\(text)")
+            let garbage = try await post(Data(repeating: 7, count: 5000), type: "application/octet-stream")
+            #expect(garbage.status == 400 && garbage.body.contains(#""code":"bad-image""#), "\(garbage)")
+            let huge = try await post(Data(count: (10 << 20) + 1), type: "image/png")
+            #expect(huge.status == 413 && huge.body.contains(#""code":"image-too-large""#), "\(huge)")
         }
     }
 
