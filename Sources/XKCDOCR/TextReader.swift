@@ -45,6 +45,8 @@ public final class TextReader: Sendable {
     /// Tesseract's engine: used under `lock` only, one image at a time.
     nonisolated(unsafe) private let engine: OpaquePointer
     private let lock = Mutex(())
+    /// The page segmentation modes each image is read with, their texts joined.
+    static let modes = [PSM_SPARSE_TEXT, PSM_SINGLE_BLOCK]
 
     /// Opens Tesseract with its English model.
     ///
@@ -93,11 +95,17 @@ public final class TextReader: Sendable {
         defer { if scaled != nil { pixDestroy(&scaled) } }
         let image = scaled ?? grey
         return lock.withLock { _ -> String in
-            TessBaseAPISetImage2(engine, image)
-            defer { TessBaseAPIClear(engine) }
-            guard let text = TessBaseAPIGetUTF8Text(engine) else { return "" }
-            defer { TessDeleteText(text) }
-            return String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
+            // Sparse text finds the words of panels and balloons; one block of text reads lines
+            // of small lettering in a crop better (docs/identify.md): the words of both. The image
+            // is set again for each: Tesseract keeps a page's layout until it is.
+            return Self.modes.map { mode in
+                TessBaseAPISetPageSegMode(engine, mode)
+                TessBaseAPISetImage2(engine, image)
+                defer { TessBaseAPIClear(engine) }
+                guard let text = TessBaseAPIGetUTF8Text(engine) else { return "" }
+                defer { TessDeleteText(text) }
+                return String(decoding: UnsafeRawBufferPointer(start: text, count: strlen(text)), as: UTF8.self)
+            }.joined(separator: "\n")
         }
     }
 }
