@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "CSTBImage", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "XKCDModel"),
         // Image bytes in, the words drawn in them out (Tesseract): knows nothing of comics.
-        .target(name: "XKCDOCR", dependencies: ["CTesseract", "CSTBImage"]),
+        .target(name: "XKCDOCR", dependencies: ["CTesseract", "XKCDImage"]),
         // Where the files go (XDG directories, `--db`), the environment as read, the kept comic
         // images and how the index file is held: what the indexer, the image drawer, the facade
         // and the commands share, with no database.

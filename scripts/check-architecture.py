@@ -131,8 +131,9 @@ def without_comments(text):
     return "".join(out)
 
 
-def closing(text, start):
-    """The index of the bracket that closes the one at `start`, string literals skipped."""
+def outside_strings(text, start=0):
+    """Each character of `text` from `start` that is outside a string literal, with the depth
+    of brackets around it (after it, for an opening one): (index, character, depth)."""
     depth, i, in_string = 0, start, False
     while i < len(text):
         c = text[i]
@@ -143,36 +144,27 @@ def closing(text, start):
                 in_string = False
         elif c == '"':
             in_string = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
+        else:
+            depth += (c in "([{") - (c in ")]}")
+            yield i, c, depth
         i += 1
+
+
+def closing(text, start):
+    """The index of the bracket that closes the one at `start`, string literals skipped."""
+    for i, c, depth in outside_strings(text, start):
+        if c in ")]}" and depth == 0:
+            return i
     raise ValueError(f"unbalanced bracket at offset {start}")
 
 
 def top_level_items(text):
     """`text` split at its commas that are not inside brackets or strings: (offset, item)."""
-    items, depth, start, in_string, i = [], 0, 0, False, 0
-    while i < len(text):
-        c = text[i]
-        if in_string:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
+    items, start = [], 0
+    for i, c, depth in outside_strings(text):
+        if c == "," and depth == 0:
             items.append((start, text[start:i]))
             start = i + 1
-        i += 1
     items.append((start, text[start:]))
     return [(offset + len(item) - len(item.lstrip()), item.strip()) for offset, item in items if item.strip()]
 

@@ -1,7 +1,7 @@
-import CSTBImage
 import CTesseract
 import Foundation
 import Synchronization
+import XKCDImage
 
 /// Why the words of an image could not be read. One lowercase line; what to do about it is the
 /// front end's to add.
@@ -37,7 +37,7 @@ public enum OCRError: Error, Equatable, CustomStringConvertible {
 public final class TextReader: Sendable {
     /// The most pixels an image may have: a comic is at most a few million (Up Goer Five is 740 x
     /// 3,214); a header claiming 60000 x 60000 is refused before anything is decoded.
-    public static let maximumPixels = 40_000_000
+    public static let maximumPixels = ImageDecoder.maxPixels
     /// Images whose longer side is below this are read at twice their size: Tesseract reads
     /// letters of 20-30 pixels best, and a resized comic's are 8-12.
     static let upscaleBelow: Int32 = 1500
@@ -84,9 +84,26 @@ public final class TextReader: Sendable {
     /// - Returns: the text read; empty when the image holds no words Tesseract can see.
     /// - Throws: ``OCRError/notAnImage`` or ``OCRError/tooLarge(width:height:)``.
     public func read(_ data: Data) throws(OCRError) -> String {
-        var pix: UnsafeMutablePointer<PIX>? = try Self.decodedBySTB(data)
-        if pix == nil { pix = try Self.decodedByLeptonica(data) }
+        if let decoded = try Self.decodedBySTB(data) { return try read(decoded) }
+        var pix: UnsafeMutablePointer<PIX>? = try Self.decodedByLeptonica(data)
         defer { pixDestroy(&pix) }
+        return try read(pix)
+    }
+
+    /// The text Tesseract reads in pixels already decoded (by ``ImageDecoder``, as `identify`
+    /// decodes an image once for its words and its perceptual hash).
+    ///
+    /// - Parameter image: the decoded image.
+    /// - Returns: the text read; empty when the image holds no words Tesseract can see.
+    /// - Throws: ``OCRError/notAnImage`` when it cannot be made grey.
+    public func read(_ image: DecodedImage) throws(OCRError) -> String {
+        var pix: UnsafeMutablePointer<PIX>? = try Self.greyPix(image)
+        defer { pixDestroy(&pix) }
+        return try read(pix)
+    }
+
+    /// Reads `pix` (any depth): grey, twice the size when small, in each of ``modes``.
+    private func read(_ pix: UnsafeMutablePointer<PIX>?) throws(OCRError) -> String {
         var grey = pixConvertTo8(pix, 0)
         guard grey != nil else { throw .notAnImage }
         defer { pixDestroy(&grey) }
@@ -111,46 +128,49 @@ public final class TextReader: Sendable {
 }
 
 extension TextReader {
-    /// PNG, JPEG and GIF (the first frame) decoded by stb_image, which says nothing on standard
-    /// error (libpng, under Leptonica, writes "read error" for a truncated file): an 8-bit grey
-    /// image, or nil for a format stb_image does not read.
+    /// PNG, JPEG and GIF (the first frame) decoded by stb_image (``ImageDecoder``), which says
+    /// nothing on standard error (libpng, under Leptonica, writes "read error" for a truncated
+    /// file), or nil for a format stb_image does not read.
     ///
     /// - Parameter data: the image file's bytes.
-    /// - Returns: a grey image, or nil when stb_image does not know the format.
+    /// - Returns: the decoded pixels, or nil when stb_image does not know the format.
     /// - Throws: ``OCRError/tooLarge(width:height:)`` or ``OCRError/notAnImage`` for a damaged one.
-    static func decodedBySTB(_ data: Data) throws(OCRError) -> UnsafeMutablePointer<PIX>? {
-        guard data.count <= Int(Int32.max) else { throw .notAnImage }
-        let decoded = data.withUnsafeBytes {
-            bytes -> (pixels: UnsafeMutablePointer<UInt8>?, width: Int32, height: Int32, known: Bool) in
-            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return (nil, 0, 0, false) }
-            var width: Int32 = 0
-            var height: Int32 = 0
-            // The header first: a size is refused before a byte of pixels is made.
-            guard xkcd_image_info(base, Int32(bytes.count), &width, &height) == 1 else { return (nil, 0, 0, false) }
-            guard Int(width) * Int(height) <= maximumPixels else { return (nil, width, height, true) }
-            return (xkcd_image_decode_rgba(base, Int32(bytes.count), &width, &height), width, height, true)
-        }
-        guard decoded.known else { return nil }
-        guard Int(decoded.width) * Int(decoded.height) <= maximumPixels else {
-            throw .tooLarge(width: Int(decoded.width), height: Int(decoded.height))
-        }
-        guard let pixels = decoded.pixels, decoded.width > 0, decoded.height > 0 else { throw .notAnImage }
-        defer { xkcd_image_free(pixels) }
-        guard let pix = pixCreate(decoded.width, decoded.height, 8), let words = pixGetData(pix) else {
+    static func decodedBySTB(_ data: Data) throws(OCRError) -> DecodedImage? {
+        do {
+            return try ImageDecoder.decode(data, maxPixels: maximumPixels)
+        } catch .unknownFormat {
+            return nil
+        } catch .tooLarge(let width, let height, _) {
+            throw .tooLarge(width: width, height: height)
+        } catch {
             throw .notAnImage
         }
+    }
+
+    /// `image` as Leptonica's 8-bit grey image: luma (ITU-R BT.601), on white where the image is
+    /// transparent.
+    ///
+    /// - Parameter image: decoded pixels, RGBA.
+    /// - Returns: the grey image; the caller destroys it.
+    /// - Throws: ``OCRError/notAnImage`` when Leptonica cannot make one of that size.
+    static func greyPix(_ image: DecodedImage) throws(OCRError) -> UnsafeMutablePointer<PIX> {
+        guard image.width > 0, image.height > 0, let pix = pixCreate(Int32(image.width), Int32(image.height), 8),
+            let words = pixGetData(pix)
+        else { throw .notAnImage }
         // Leptonica keeps an 8-bit row in 32-bit words, the first pixel in a word's highest byte:
         // on a little-endian machine byte j of the row sits at j ^ 3.
         let rowBytes = Int(pixGetWpl(pix)) * 4
         let row = UnsafeMutableRawPointer(words).assumingMemoryBound(to: UInt8.self)
-        let width = Int(decoded.width)
-        for y in 0..<Int(decoded.height) {
-            for x in 0..<width {
-                let rgba = pixels + (y * width + x) * 4
-                // Luma (ITU-R BT.601), on white where the image is transparent.
-                let alpha = Int(rgba[3])
-                let luma = (299 * Int(rgba[0]) + 587 * Int(rgba[1]) + 114 * Int(rgba[2])) / 1000
-                row[y * rowBytes + (x ^ 3)] = UInt8((luma * alpha + 255 * (255 - alpha)) / 255)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let offset = (y * image.width + x) * 4
+                    let alpha = Int(pixels[offset + 3])
+                    let luma =
+                        (299 * Int(pixels[offset]) + 587 * Int(pixels[offset + 1]) + 114 * Int(pixels[offset + 2]))
+                        / 1000
+                    row[y * rowBytes + (x ^ 3)] = UInt8((luma * alpha + 255 * (255 - alpha)) / 255)
+                }
             }
         }
         return pix

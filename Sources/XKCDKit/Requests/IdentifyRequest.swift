@@ -62,9 +62,12 @@ public struct IdentifyRequest: Sendable, Hashable {
     ///   `StoreError` when the index cannot be read.
     public func run(in index: OpenIndex) throws -> IdentifyResults {
         let reader = try TextReader.shared.get()
-        let text = try reader.read(image)
+        // Decoded once for both the words and the picture; what stb_image does not read (WebP,
+        // BMP), or refuses, goes to the reader as bytes, which says why.
+        let decoded = try? ImageDecoder.decode(image, maxPixels: TextReader.maximumPixels)
+        let text = try decoded.map { decoded throws in try reader.read(decoded) } ?? reader.read(image)
         let byWords = try comics(holding: Self.words(in: text), in: index)
-        let byPicture = try comics(lookingLike: image, in: index)
+        let byPicture = try decoded.map { try comics(lookingLike: PerceptualHash(of: $0).value, in: index) } ?? []
         // The picture's match first: a copy of the image is surer than any words read; then the
         // comics by their words, the picture's own marked as matching it too.
         var results: [IdentifiedComic] = []
@@ -83,9 +86,8 @@ public struct IdentifyRequest: Sendable, Hashable {
     static let pictureDistance = 10
 
     /// The comics whose kept image's perceptual hash is near the image's, nearest first.
-    private func comics(lookingLike image: Data, in index: OpenIndex) throws -> [Comic.ID] {
-        guard let hash = try? PerceptualHash(of: image).value else { return [] }
-        return try index.library.imageHashes()
+    private func comics(lookingLike hash: UInt64, in index: OpenIndex) throws -> [Comic.ID] {
+        try index.library.imageHashes()
             .map { (id: $0.id, distance: PerceptualHash.distance($0.hash, hash)) }
             .filter { $0.distance <= Self.pictureDistance }
             .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
