@@ -6,6 +6,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
     case damaged(reason: String)
     /// More pixels than ``ImageDecoder/maxPixels``: decoding would take too much memory.
     case tooLarge(width: Int, height: Int, limit: Int)
+    /// An animated GIF of more frames than ``ImageDecoder/maxFrames``: no comic has so many.
+    case tooManyFrames(limit: Int)
     /// libchafa, opened for the first drawing, is not installed (or lacks a function).
     case libraryMissing(reason: String)
 
@@ -17,6 +19,8 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
             "the image is damaged (\(reason))"
         case .tooLarge(let width, let height, let limit):
             "the image is too large to decode (\(width)×\(height) pixels; the limit is \(limit / 1_000_000) million)"
+        case .tooManyFrames(let limit):
+            "the animation has more than \(limit) frames, more than any comic"
         case .libraryMissing(let reason):
             "drawing images needs libchafa (Debian's libchafa0, which `make deps` installs): \(reason)"
         }

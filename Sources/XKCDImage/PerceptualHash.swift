@@ -24,11 +24,14 @@ public struct PerceptualHash: Sendable, Hashable {
         self.init(of: try ImageDecoder.decode(data))
     }
 
-    /// Hashes decoded pixels.
+    /// Hashes decoded pixels, all of them or a region's.
     ///
-    /// - Parameter image: the pixels, RGBA.
-    public init(of image: DecodedImage) {
-        let grey = Self.shrunkGrey(image)
+    /// - Parameters:
+    ///   - image: the pixels, RGBA.
+    ///   - region: the part to hash; the whole image unless given.
+    public init(of image: DecodedImage, in region: ImageRegion? = nil) {
+        let grey = Self.shrunkGrey(
+            image, in: region ?? ImageRegion(x: 0, y: 0, width: image.width, height: image.height))
         let frequencies = Self.lowFrequencies(grey)
         // The median of the 63 besides the mean brightness (the first), which says nothing of
         // the picture's shape.
@@ -38,6 +41,20 @@ public struct PerceptualHash: Sendable, Hashable {
             value |= 1 << UInt64(index)
         }
         self.value = value
+    }
+
+    /// The hashes that find a copy of `image` or of a part of it: the whole image's, then each
+    /// region's (``ImageRegions``: the comic inside a screenshot, its panels), each hash once.
+    ///
+    /// - Parameter image: the pixels.
+    /// - Returns: at least the whole image's hash.
+    public static func hashes(of image: DecodedImage) -> [UInt64] {
+        var hashes = [PerceptualHash(of: image).value]
+        for region in ImageRegions.regions(of: image) {
+            let hash = PerceptualHash(of: image, in: region).value
+            if !hashes.contains(hash) { hashes.append(hash) }
+        }
+        return hashes
     }
 
     /// How many of the 64 bits differ.
@@ -52,16 +69,16 @@ public struct PerceptualHash: Sendable, Hashable {
 
     /// The image as `side` x `side` grey values, each the mean of the pixels it covers (on white
     /// where the image is transparent).
-    static func shrunkGrey(_ image: DecodedImage) -> [Double] {
+    static func shrunkGrey(_ image: DecodedImage, in region: ImageRegion) -> [Double] {
         var sums = [Double](repeating: 0, count: side * side)
         var counts = [Double](repeating: 0, count: side * side)
-        let width = max(image.width, 1)
-        let height = max(image.height, 1)
+        let width = max(region.width, 1)
+        let height = max(region.height, 1)
         image.pixels.withUnsafeBufferPointer { pixels in
-            for y in 0..<image.height {
+            for y in 0..<region.height {
                 let row = y * side / height
-                for x in 0..<image.width {
-                    let offset = (y * image.width + x) * 4
+                for x in 0..<region.width {
+                    let offset = ((region.y + y) * image.width + region.x + x) * 4
                     let alpha = Double(pixels[offset + 3]) / 255
                     let red: Double = 0.299 * Double(pixels[offset])
                     let green: Double = 0.587 * Double(pixels[offset + 1])

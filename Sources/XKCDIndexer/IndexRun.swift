@@ -136,8 +136,9 @@ public struct IndexRun: Sendable {
         return report
     }
 
-    /// Stores the perceptual hash (``PerceptualHash``) of every kept image that has none yet, or
-    /// one made from another image URL, for `identify` to find a comic from its picture.
+    /// Stores the perceptual hashes (``PerceptualHash/hashes(of:)``: the whole image's, its
+    /// panels', an animation's later frames') of every kept image that has none yet, or ones made
+    /// from another image URL, for `identify` to find a comic from its picture or a part of it.
     ///
     /// - Parameters:
     ///   - comics: each comic's number and image URL.
@@ -145,12 +146,12 @@ public struct IndexRun: Sendable {
     /// - Throws: `StoreError` when the index cannot be written.
     func hashImages(_ comics: [(Comic.ID, String)], in cache: ImageCache) throws {
         let hashed = try database.hashedImageURLs()
-        var hashes: [(id: Comic.ID, imageURL: String, hash: UInt64)] = []
+        var hashes: [(id: Comic.ID, imageURL: String, hashes: [UInt64])] = []
         for (id, imageURL) in comics where hashed[id] != imageURL {
             guard let data = cache.image(comic: id, imageURL: imageURL),
-                let hash = try? PerceptualHash(of: data)
+                let frames = try? ImageDecoder.frames(data)
             else { continue }
-            hashes.append((id, imageURL, hash.value))
+            hashes.append((id, imageURL, Array(Set(frames.flatMap(PerceptualHash.hashes(of:)))).sorted()))
         }
         try database.storeImageHashes(hashes)
         logger.info("hashed \(hashes.count) comic images for identify")

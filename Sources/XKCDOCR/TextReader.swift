@@ -14,6 +14,8 @@ public enum OCRError: Error, Equatable, CustomStringConvertible {
     case notAnImage
     /// The header names more pixels than an image of a comic could need.
     case tooLarge(width: Int, height: Int)
+    /// An animation of more frames than any comic has.
+    case tooManyFrames(limit: Int)
 
     public var description: String {
         switch self {
@@ -22,6 +24,7 @@ public enum OCRError: Error, Equatable, CustomStringConvertible {
         case .notAnImage: "this is not an image that can be read (PNG, JPEG, GIF, WebP or BMP)"
         case .tooLarge(let width, let height):
             "the image is \(width)x\(height) pixels, larger than any comic (at most \(TextReader.maximumPixels / 1_000_000) million pixels)"
+        case .tooManyFrames(let limit): "the animation has more than \(limit) frames, more than any comic"
         }
     }
 }
@@ -142,6 +145,8 @@ extension TextReader {
             return nil
         } catch .tooLarge(let width, let height, _) {
             throw .tooLarge(width: width, height: height)
+        } catch .tooManyFrames(let limit) {
+            throw .tooManyFrames(limit: limit)
         } catch {
             throw .notAnImage
         }

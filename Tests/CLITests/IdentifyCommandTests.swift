@@ -18,6 +18,8 @@ struct IdentifyCommandTests {
     @Test(arguments: [
         ("exploits_of_a_mom.png", 327), ("dependency.png", 2347), ("password_strength.png", 936),
         ("identify/exploits_of_a_mom-half.jpg", 327), ("identify/dependency-top-rotated.png", 2347),
+        // An animation whose first frame is blank: its words are read in a later one.
+        ("identify/exploits_of_a_mom-words-later.gif", 327),
     ])
     func theComicIsFoundFirst(_ file: String, _ comic: Int) async throws {
         try await withBrowseSandbox { sandbox in
@@ -83,7 +85,8 @@ struct IdentifyCommandTests {
     }
 
     /// A comic without words is found by its picture once `index --images` kept and hashed the
-    /// images: the file itself, and a smaller JPEG copy of it.
+    /// images: the file itself, a smaller JPEG copy of it, and a chat window's screenshot with the
+    /// comic in it (one of the screenshot's parts).
     @Test func aCopyOfAComicsPictureIsFoundByIt() async throws {
         try await ImageCommandTests().withImageSandbox { images in
             let indexed = try await images.sandbox.cli.run([
@@ -91,7 +94,8 @@ struct IdentifyCommandTests {
                 images.base,
             ])
             #expect(indexed.status == 0, "\(indexed)")
-            for file in ["traffic_lights.gif", "identify/traffic_lights-small.jpg"] {
+            for file in ["traffic_lights.gif", "identify/traffic_lights-small.jpg", "identify/traffic_lights-chat.png"]
+            {
                 let found = try await images.sandbox.run(
                     "identify", Self.images.appendingPathComponent(file).path, "--json")
                 #expect(found.status == 0, "\(file): \(found)")
@@ -128,6 +132,10 @@ struct IdentifyCommandTests {
                     "the image is 10000x10000 pixels, larger than any comic"
                 ),
                 (directory.appendingPathComponent("missing.png").path, "no such file"),
+                (
+                    try file("frames.gif", Fixtures.animatedGIF(frames: 10_000)),
+                    "the animation has more than 1000 frames"
+                ),
             ]
             let big = directory.appendingPathComponent("big.png")
             #expect(FileManager.default.createFile(atPath: big.path, contents: nil))

@@ -96,7 +96,8 @@ struct RelatedCommandTests {
     static let beforeLinks = """
         DROP TABLE comicLink; DROP TABLE comicVector; DROP TABLE imageHash;
         DELETE FROM grdb_migrations
-        WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes');
+        WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes',
+            'v12-image-part-hashes');
         """
 
     /// An index made before links were kept gets them on the next run of `index`, with no requests.

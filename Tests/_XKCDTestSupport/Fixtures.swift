@@ -91,3 +91,15 @@ extension Fixtures {
         try Data(contentsOf: imagesURL.appendingPathComponent(name))
     }
 }
+
+extension Fixtures {
+    /// A GIF of `frames` frames of one black pixel, written byte by byte: a screen of 1 x 1, two
+    /// colours, and each frame's LZW codes clear (4), colour 0, end (5) at three bits each.
+    public static func animatedGIF(frames: Int) -> Data {
+        var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        for _ in 0..<frames {
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        }
+        return Data(bytes + [0x3B])
+    }
+}

@@ -16,4 +16,14 @@ const char *xkcd_image_failure_reason(void);
 
 void xkcd_image_free(void *pixels);
 
+/// The frames of an animated GIF, each composed as it is shown, RGBA: of the first `max_read`
+/// frames every `every`-th (the first included), at most `max_kept`, one after another in one
+/// buffer (`*kept` of them). NULL for bytes that are no GIF or hold no frame. Free with
+/// xkcd_gif_frames_free. Frames are decoded one at a time, so a GIF of 10,000 frames costs the
+/// memory of `max_kept + 2` frames, and the time of `max_read`.
+unsigned char *xkcd_gif_frames(const unsigned char *bytes, int length, int every, int max_kept, int max_read,
+                               int *width, int *height, int *kept);
+
+void xkcd_gif_frames_free(void *frames);
+
 #endif

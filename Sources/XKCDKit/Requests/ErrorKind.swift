@@ -54,7 +54,7 @@ public struct ErrorClass: Sendable, Hashable {
         case let error as StoreError: self = error.errorClass
         case is IndexFileError: self.init(.unavailable(retryAfter: nil), code: "index-unavailable")
         case OCRError.notAnImage: self.init(.invalidInput, code: "bad-image")
-        case OCRError.tooLarge: self.init(.invalidInput, code: "image-too-large")
+        case OCRError.tooLarge, OCRError.tooManyFrames: self.init(.invalidInput, code: "image-too-large")
         case is OCRError: self.init(.unavailable(retryAfter: nil), code: "ocr-unavailable")
         default: self.init(.internal, code: "internal")
         }

@@ -63,11 +63,16 @@ public struct IdentifyRequest: Sendable, Hashable {
     public func run(in index: OpenIndex) throws -> IdentifyResults {
         let reader = try TextReader.shared.get()
         // Decoded once for both the words and the picture; what stb_image does not read (WebP,
-        // BMP), or refuses, goes to the reader as bytes, which says why.
-        let decoded = try? ImageDecoder.decode(image, maxPixels: TextReader.maximumPixels)
-        let text = try decoded.map { decoded throws in try reader.read(decoded) } ?? reader.read(image)
+        // BMP), or refuses, goes to the reader as bytes, which says why. An animation's later
+        // frames are read only when its first holds no words (a comic whose words come later).
+        let frames = try? ImageDecoder.frames(image, maxPixels: TextReader.maximumPixels)
+        var text = try frames.map { frames throws in try reader.read(frames[0]) } ?? reader.read(image)
+        for frame in (frames ?? []).dropFirst() where Self.words(in: text).isEmpty {
+            text = try reader.read(frame)
+        }
         let byWords = try comics(holding: Self.words(in: text), in: index)
-        let byPicture = try decoded.map { try comics(lookingLike: PerceptualHash(of: $0).value, in: index) } ?? []
+        let byPicture =
+            try frames.map { try comics(lookingLike: $0.flatMap(PerceptualHash.hashes(of:)), in: index) } ?? []
         // The picture's match first: a copy of the image is surer than any words read; then the
         // comics by their words, the picture's own marked as matching it too.
         var results: [IdentifiedComic] = []
@@ -81,17 +86,19 @@ public struct IdentifyRequest: Sendable, Hashable {
     }
 
     /// The most bits a copy's hash may differ by from the comic's image's, out of 64: measured on
-    /// the development set (docs/identify.md), where copies resized, recompressed or turned a
-    /// few degrees differ by 0-8 and unrelated comics by 18 or more.
+    /// the development set (docs/identify.md), where copies resized, recompressed, cropped to
+    /// panels or shown in a screenshot differ by 0-10 and unrelated comics' parts by 12 or more.
     static let pictureDistance = 10
 
-    /// The comics whose kept image's perceptual hash is near the image's, nearest first.
-    private func comics(lookingLike hash: UInt64, in index: OpenIndex) throws -> [Comic.ID] {
-        try index.library.imageHashes()
-            .map { (id: $0.id, distance: PerceptualHash.distance($0.hash, hash)) }
-            .filter { $0.distance <= Self.pictureDistance }
-            .sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
-            .prefix(limit).map(\.id)
+    /// The comics one of whose kept hashes (their whole image's, their panels') is near one of
+    /// the image's (its whole, its parts), nearest first.
+    private func comics(lookingLike hashes: [UInt64], in index: OpenIndex) throws -> [Comic.ID] {
+        var nearest: [Comic.ID: Int] = [:]
+        for (id, kept) in try index.library.imageHashes() {
+            let distance = hashes.lazy.map { PerceptualHash.distance($0, kept) }.min() ?? .max
+            if distance <= Self.pictureDistance, distance < nearest[id, default: .max] { nearest[id] = distance }
+        }
+        return nearest.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
     }
 
     /// The comics that hold the words read, as a passage's are looked up.
@@ -100,8 +107,11 @@ public struct IdentifyRequest: Sendable, Hashable {
         do {
             let found = try index.engine.relevant(to: words.joined(separator: " "), limit: limit)
             // A drawing read as letters gives short nonsense ("va ne ca st"), which some comic
-            // always holds: a comic fits when it holds two words read of four letters or more.
-            return found.results.filter { comic in comic.words.filter { $0.count >= 4 }.count >= 2 }.map { comic in
+            // always holds: a comic fits when it holds two words read of four letters or more,
+            // or one of nine or more (a crop with one long word, read right, is no accident).
+            return found.results.filter { comic in
+                comic.words.filter { $0.count >= 4 }.count >= 2 || comic.words.contains { $0.count >= 9 }
+            }.map { comic in
                 IdentifiedComic(
                     id: comic.id, title: comic.title, date: comic.date, score: comic.score, words: comic.words)
             }

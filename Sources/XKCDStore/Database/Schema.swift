@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v11-image-hashes"
+    static let latestMigration = "v12-image-part-hashes"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -210,11 +210,23 @@ enum Schema {
         // A perceptual hash of each comic's image, for finding a comic from a copy of its
         // picture (`identify`), kept with the image URL it was made from. Filled by the indexer
         // from the image cache (`index --images`).
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v11-image-hashes") { db in
             try db.create(table: "imageHash") { t in
                 t.primaryKey("comicID", .integer)
                 t.column("imageURL", .text).notNull()
                 t.column("hash", .integer).notNull()
+            }
+        }
+        // Several hashes a comic: its whole image's, its panels' and those of an animation's
+        // later frames (``PerceptualHash/hashes(of:)``), so that a crop or a screenshot is found
+        // too. The next `index --images` hashes every kept image again.
+        migrator.registerMigration(latestMigration) { db in
+            try db.drop(table: "imageHash")
+            try db.create(table: "imageHash") { t in
+                t.column("comicID", .integer).notNull()
+                t.column("imageURL", .text).notNull()
+                t.column("hash", .integer).notNull()
+                t.primaryKey(["comicID", "hash"])
             }
         }
         return migrator

@@ -43,7 +43,12 @@ final class BusyWait: Sendable {
                 // The lock file is looked at twice a second, not at every retry.
                 if tries == 0 || now - state.lastLook >= .milliseconds(500) {
                     state.lastLook = now
+                    let wasIndexing = state.isIndexing
                     state.isIndexing = ComicDatabase.isBeingIndexed(path)
+                    // A run that has just ended may still hold the file for its last checkpoint:
+                    // the usual timeout starts again from its end, not from the wait's start
+                    // (which a long run left far behind).
+                    if wasIndexing, !state.isIndexing { state.start = now }
                 }
                 return (now - state.start, state.isIndexing)
             }

@@ -2,9 +2,9 @@ import GRDB
 import XKCDModel
 
 extension ComicDatabase {
-    /// The perceptual hash of every comic image hashed so far, by comic number.
+    /// The perceptual hashes of every comic image hashed so far, by comic number.
     ///
-    /// - Returns: each comic's hash (a 64-bit pattern kept as SQLite's signed integer).
+    /// - Returns: each comic's hashes, a row each (64-bit patterns kept as SQLite's signed integers).
     /// - Throws: `StoreError` when the index cannot be read.
     package func imageHashes() throws(StoreError) -> [(id: Comic.ID, hash: UInt64)] {
         try read { db in
@@ -14,7 +14,7 @@ extension ComicDatabase {
         }
     }
 
-    /// The image URL each comic's hash was made from, so that a run hashes only what is new.
+    /// The image URL each comic's hashes were made from, so that a run hashes only what is new.
     ///
     /// - Returns: the image URL by comic number.
     /// - Throws: `StoreError` when the index cannot be read.
@@ -26,17 +26,21 @@ extension ComicDatabase {
         }
     }
 
-    /// Stores the hashes, replacing a comic's earlier one, in one transaction.
+    /// Stores the hashes, replacing a comic's earlier ones, in one transaction.
     ///
-    /// - Parameter hashes: each comic's hash and the image URL it was made from.
+    /// - Parameter hashes: each comic's hashes and the image URL they were made from.
     /// - Throws: `StoreError` when the index cannot be written.
-    package func storeImageHashes(_ hashes: [(id: Comic.ID, imageURL: String, hash: UInt64)]) throws(StoreError) {
+    package func storeImageHashes(_ hashes: [(id: Comic.ID, imageURL: String, hashes: [UInt64])]) throws(StoreError) {
         guard !hashes.isEmpty else { return }
         try write { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM imageHash WHERE comicID = ?")
             let insert = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO imageHash(comicID, imageURL, hash) VALUES (?, ?, ?)")
+                sql: "INSERT OR IGNORE INTO imageHash(comicID, imageURL, hash) VALUES (?, ?, ?)")
             for entry in hashes {
-                try insert.execute(arguments: [entry.id, entry.imageURL, Int64(bitPattern: entry.hash)])
+                try delete.execute(arguments: [entry.id])
+                for hash in entry.hashes {
+                    try insert.execute(arguments: [entry.id, entry.imageURL, Int64(bitPattern: hash)])
+                }
             }
         }
     }
