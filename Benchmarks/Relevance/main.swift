@@ -5,11 +5,15 @@
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
 //        [--feedback 0] [--feedback-weight 0.5]]
-//       [--half odd|even]
+//       [--half odd|even] [--folds K]
 //
 // `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
 // its settings from the `--passage-…` options. `--half odd` keeps the rows on odd line numbers of
 // the file (the header is line 1), `--half even` the others: tune on one half, report on the other.
+// `--set` takes several files joined by commas. `--folds K` also reports each of K folds and their
+// mean and spread; a row's fold is a hash of its source's repository or site (the fifth column:
+// `github.com/OWNER/REPO`, or the host), so that no thread, blog or chat log is in two folds
+// (issue 38: every choice is made on the other folds and judged on the one held out).
 //
 // `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
 // fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
@@ -141,9 +145,25 @@ func sampledTypos(_ count: Int) throws -> String {
 let sampled =
     try option("--sample-quotes").flatMap(Int.init).map(sampledQuotes)
     ?? option("--sample-typos").flatMap(Int.init).map(sampledTypos)
-guard let set = sampled ?? (try? String(contentsOfFile: setPath, encoding: .utf8)) else {
+/// The files of `--set`, each with its header, joined: the rows of each keep their own line numbers.
+let files = setPath.split(separator: ",").map(String.init)
+let fileTexts = files.compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+guard let set = sampled ?? (fileTexts.count == files.count ? fileTexts.joined(separator: "\n") : nil) else {
     FileHandle.standardError.write(Data("relevance: cannot read \(setPath)\n".utf8))
     exit(1)
+}
+let folds = option("--folds").flatMap(Int.init)
+
+/// The fold of a row's source: FNV-1a of its repository (`github.com/OWNER/REPO`) or host.
+func fold(ofSource source: String, in count: Int) -> Int {
+    let parts = source.split(separator: "/").map(String.init)
+    // "https:", "github.com", OWNER, REPO, … or "https:", HOST, …
+    let key =
+        parts.count > 3 && parts[1] == "github.com"
+        ? parts[1...3].joined(separator: "/") : parts.dropFirst().first ?? source
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in key.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return Int(hash % UInt64(count))
 }
 
 var relevantSettings = RelevantSettings()
@@ -167,9 +187,11 @@ var kinds: [String] = []
 var refused = 0
 let clock = ContinuousClock()
 let start = clock.now
-for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
-    // Line numbers of the file, the header being line 1.
-    let lineNumber = number + 2
+var lineNumber = 0
+for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
+    // Line numbers of each file, its header being line 1.
+    lineNumber = line.hasPrefix("query\t") ? 1 : lineNumber + 1
+    if lineNumber == 1 || line.isEmpty { continue }
     if half == "odd" && lineNumber % 2 == 0 || half == "even" && lineNumber % 2 == 1 { continue }
     let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     guard columns.count >= 3 else { continue }
@@ -208,7 +230,12 @@ for (number, line) in set.split(separator: "\n").dropFirst().enumerated() {
     if arguments.contains("--timing") { print("\(clock.now - queryStart)\t\(query)") }
     let rank = found.firstIndex { relevant.contains($0.id) }.map { $0 + 1 }
     if !kinds.contains(kind) { kinds.append(kind) }
-    for key in [kind, "all"] {
+    let foldKeys: [String] =
+        folds.map { count in
+            let index = fold(ofSource: columns.count > 4 ? columns[4] : query, in: count)
+            return [kind + "#\(index)", "all#\(index)"]
+        } ?? []
+    for key in [kind, "all"] + foldKeys {
         tallies[key, default: Tally()].count += 1
         tallies[key]!.reciprocalRanks += rank.map { 1 / Double($0) } ?? 0
         tallies[key]!.hitsAt1 += rank == 1 ? 1 : 0
@@ -231,6 +258,23 @@ for kind in kinds + ["all"] {
             + String(
                 format: " %7d  %6.3f  %5.2f  %6.2f", t.count, t.reciprocalRanks / n, Double(t.hitsAt1) / n,
                 Double(t.hitsAt10) / n))
+}
+if let folds {
+    // Each fold's MRR@10 by kind, then their mean and standard deviation over the folds.
+    print("MRR@10 by fold (\(folds) folds by source)")
+    for kind in kinds + ["all"] {
+        let scores = (0..<folds).compactMap { index in
+            tallies[kind + "#\(index)"].map { $0.reciprocalRanks / Double($0.count) }
+        }
+        let mean = scores.reduce(0, +) / Double(scores.count)
+        let spread = (scores.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(max(scores.count - 1, 1)))
+            .squareRoot()
+        let counts = (0..<folds).map { tallies[kind + "#\($0)"]?.count ?? 0 }
+        print(
+            kind.padding(toLength: 10, withPad: " ", startingAt: 0)
+                + scores.map { String(format: " %5.3f", $0) }.joined()
+                + String(format: "   mean %5.3f sd %5.3f", mean, spread) + "   rows \(counts)")
+    }
 }
 if refused > 0 { print("refused by the query parser: \(refused)") }
 print("elapsed: \(elapsed)")
