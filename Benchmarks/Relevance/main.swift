@@ -5,7 +5,7 @@
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
 //        [--feedback 0] [--feedback-weight 0.5]]
-//       [--half odd|even] [--folds K]
+//       [--half odd|even] [--folds K] [--dump]
 //
 // `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
 // its settings from the `--passage-…` options. `--half odd` keeps the rows on odd line numbers of
@@ -214,6 +214,19 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
             exit(1)
         }
         found = Array(results.results.filter { $0.id <= below ?? .max }.prefix(10).map { ($0.id, $0.title) })
+        // `--dump`: what a confidence word could be read from, a line a row (docs/ranking.md):
+        // the file's line, the source, the kind, the rank, the first two scores and the first's
+        // cosine.
+        if arguments.contains("--dump") {
+            let scores = results.results.map(\.score)
+            let first = scores.first ?? 0
+            let second = scores.count > 1 ? scores[1] : 0
+            let similarity = results.results.first?.similarity ?? 0
+            let rankText = results.results.firstIndex { relevant.contains($0.id) }.map { String($0 + 1) } ?? "-"
+            print(
+                "dump\t\(lineNumber)\t\(columns.count > 4 ? columns[4] : "")\t\(kind)\t\(rankText)\t\(first)\t\(second)\t\(similarity)"
+            )
+        }
     } else if let results = try? engine.search(query, limit: 10) {
         if let problem = results.semanticProblem {
             print("error: \(problem)")

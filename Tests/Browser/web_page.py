@@ -245,6 +245,8 @@ def with_javascript(driver, figures):
     check(results(driver, "#fitting")[:1] == [f"{BASE}/{TARGET}"], f"#{TARGET} fits: {results(driver, '#fitting')[:3]}")
     reasons = driver.find_element(By.CSS_SELECTOR, "#fitting .result .reasons").text
     check("shares the words: " in reasons and "similar in meaning (" in reasons, f"why #{TARGET} fits: {reasons}")
+    sure = driver.find_element(By.CSS_SELECTOR, "#fitting .confidence").text
+    check(sure in ("The first fits well.", "The first might fit.", "The first is a long shot."), f"how sure: {sure!r}")
     check_console_clean(driver)
 
     # Which xkcd is this: an image chosen, then one pasted.

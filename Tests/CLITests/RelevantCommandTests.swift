@@ -34,6 +34,9 @@ struct RelevantCommandTests {
             let words = try #require(page["words"] as? [String])
             #expect(!words.isEmpty && words.allSatisfy { Self.situation.lowercased().contains($0) }, "\(words)")
             #expect(page.keys.contains("cutFrom") && page["cutFrom"] is NSNull, "\(page)")
+            // How sure the first is, in words, from the first comic's score, lead and cosine.
+            let confidence = try #require(page["confidence"] as? String, "\(page)")
+            #expect(["fits well", "might fit", "a long shot"].contains(confidence), "\(page)")
             let results = try #require(page["results"] as? [[String: Any]])
             #expect(results.count == 3, "\(page)")
             let first = try #require(results.first)
@@ -116,8 +119,8 @@ struct RelevantCommandTests {
         }
     }
 
-    /// A passage typed as a search (25 words or more) is ranked as `relevant` ranks it, even with
-    /// a parenthesis the query language would refuse.
+    /// A passage typed as a search (20 words or more) is ranked as `relevant` ranks it, even with
+    /// a parenthesis the query language would refuse: the same comics in the same order.
     @Test func aPassageGivenToSearchIsRankedAsAPassage() async throws {
         try await withBrowseSandbox { sandbox in
             let output = try await sandbox.run("search", "--json", Self.situation + " (and nobody pays him:")
@@ -125,6 +128,15 @@ struct RelevantCommandTests {
             let page = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
             let results = try #require(page["results"] as? [[String: Any]])
             #expect(results.first?["num"] as? Int == 2347, "\(output.stdout.prefix(400))")
+            // Twenty words, the least that is a passage: search and relevant agree.
+            let twenty = Self.situation.split(separator: " ").prefix(20).joined(separator: " ")
+            let searched = try await sandbox.json("search", "--json", "--limit", "5", twenty)
+            let related = try await sandbox.json("relevant", "--json", "--limit", "5", twenty)
+            let numbers = { (page: [String: Any]) in
+                (page["results"] as? [[String: Any]])?.compactMap { $0["num"] as? Int }
+            }
+            #expect(
+                numbers(searched) == numbers(related) && numbers(searched)?.isEmpty == false, "\(searched) \(related)")
             // Fewer words keep the query language: the parenthesis is an error.
             let short = try await sandbox.run("search", "nobody pays him)")
             expectFailure(short, "')'")

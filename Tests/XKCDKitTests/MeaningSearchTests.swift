@@ -359,3 +359,25 @@ struct PassageRankingTests {
         #expect(try await ids(passage) == ids(passage, titleWeight: 0))
     }
 }
+
+/// How sure `relevant` says its first comic is (``RelevantConfidence``).
+@Suite("Passages: how sure the first comic is")
+struct RelevantConfidenceTests {
+    /// Surer as the first leads the second by more and is nearer in meaning.
+    @Test func theWordsGrowSurerWithTheLeadAndTheMeaning() {
+        #expect(RelevantConfidence(firstScore: 0.9, lead: 0, similarity: 0.2) == .longShot)
+        #expect(RelevantConfidence(firstScore: 1.1, lead: 0.15, similarity: 0.4) == .mightFit)
+        #expect(RelevantConfidence(firstScore: 1.2, lead: 0.4, similarity: 0.6) == .fitsWell)
+    }
+
+    /// Ranked with meaning, a passage's answer has words for how sure it is; ranked by the words
+    /// alone (no model), none: the figures behind the words were measured with meaning.
+    @Test func meaningGivesTheWordsAndTheWordsAloneNone() async throws {
+        let passage = "our build pulls in a tiny library that one volunteer has maintained for years"
+        let withMeaning = try await engine().relevant(to: passage)
+        #expect(withMeaning.confidence != nil && withMeaning.results.first?.similarity != nil)
+        let (database, _) = try await embeddedFixtureIndex.value
+        let wordsOnly = try SearchEngine(database: database, sentenceModel: nil).relevant(to: passage)
+        #expect(!wordsOnly.results.isEmpty && wordsOnly.confidence == nil)
+    }
+}

@@ -3,7 +3,7 @@ import XKCDKit
 
 /// How `relevant` prints the comics that fit a passage.
 public enum RelevantOutput: Sendable {
-    /// `#1234  Title  (date)`, then why: the passage's words it holds, its text that holds them,
+    /// `#1234  Title  (date)` (the first followed by how sure it is), then why: the passage's words it holds, its text that holds them,
     /// the passage's sentence nearest to it in meaning, whether the passage names its title and
     /// how many other explanations link to it.
     public static func text(_ found: RelevantResults, color: Bool, width: Int) -> String {
@@ -11,7 +11,12 @@ public enum RelevantOutput: Sendable {
         guard !found.results.isEmpty else { return "no comics found\n" }
         var out = ""
         for result in found.results {
-            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))\n"
+            out += style.bold("#\(result.id)") + "  " + style.bold(sanitized(result.title)) + "  (\(result.date))"
+            // How sure the first is, on its line: "fits well", "might fit", "a long shot".
+            if result.id == found.results.first?.id, let confidence = found.confidence {
+                out += "  " + style.dim(confidence.rawValue)
+            }
+            out += "\n"
             if !result.words.isEmpty {
                 out += "    " + style.dim("words: ") + sanitized(result.words.joined(separator: ", ")) + "\n"
             }

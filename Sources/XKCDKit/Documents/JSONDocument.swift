@@ -245,6 +245,9 @@ public struct RelevantDocument: Encodable, Sendable {
     var words: [String]
     /// The passage's length in bytes when it was cut to the limit, else null.
     @NullWhenMissing var cutFrom: Int?
+    /// How sure the first comic is the one: "fits well", "might fit" or "a long shot"; null when
+    /// there is no first comic or meaning could not be asked (``RelevantConfidence``).
+    @NullWhenMissing var confidence: String?
     var results: [Result]
 
     /// The document for the comics that fit a passage, with the snippets' highlight marks taken
@@ -254,6 +257,7 @@ public struct RelevantDocument: Encodable, Sendable {
     public init(_ found: RelevantResults) {
         words = found.words
         cutFrom = found.cutFrom
+        confidence = found.confidence?.rawValue
         results = found.results.map { result in
             Result(
                 num: result.id, title: result.title, date: result.date.description,

@@ -15,6 +15,8 @@ struct RelevantView: Sendable {
 
     var passage = ""
     var note: String?
+    /// How sure the first comic is the one, as a sentence ("The first fits well.").
+    var confidence: String?
     var problem: String?
     var results: [Result] = []
     var hasResults = false
@@ -36,6 +38,13 @@ struct RelevantView: Sendable {
         ]
         let joined = notes.compactMap { $0 }.joined(separator: "; ")
         note = joined.isEmpty ? nil : joined
+        confidence = found.confidence.map { confidence in
+            switch confidence {
+            case .fitsWell: "The first fits well."
+            case .mightFit: "The first might fit."
+            case .longShot: "The first is a long shot."
+            }
+        }
         results = found.results.map { result in
             let meaning = result.similarity.map { similarity in
                 let nearest = result.sentence.map { ": \u{201C}\(sanitized($0))\u{201D}" } ?? ""
