@@ -359,3 +359,11 @@ struct PageOrderTests {
         #expect(try engine.search("the", limit: .max, page: 2).results.isEmpty)
     }
 }
+
+/// Words read from an image by OCR: a misread long word is read as the indexed word nearest in
+/// spelling; a known word and a short one (mostly noise from drawings) stay as read.
+@Test func aMisreadLongWordIsCorrectedAndShortOnesStay() async throws {
+    let engine = SearchEngine(database: try await makeFixtureIndex())
+    let read = ["infrastucture", "dependency", "cot"]
+    #expect(try engine.correctingMisreadWords(read) == ["infrastructure", "dependency", "cot"])
+}

@@ -70,7 +70,8 @@ public struct IdentifyRequest: Sendable, Hashable {
         for frame in (frames ?? []).dropFirst() where Self.words(in: text).isEmpty {
             text = try reader.read(frame)
         }
-        let byWords = try comics(holding: Self.words(in: text), in: index)
+        // Words misread by a letter or two ("CUMULONMBULONMBUS") are read as the index's nearest.
+        let byWords = try comics(holding: index.engine.correctingMisreadWords(Self.words(in: text)), in: index)
         let byPicture =
             try frames.map { try comics(lookingLike: $0.flatMap(PerceptualHash.hashes(of:)), in: index) } ?? []
         // The picture's match first: a copy of the image is surer than any words read; then the

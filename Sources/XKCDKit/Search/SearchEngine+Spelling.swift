@@ -78,3 +78,28 @@ extension SearchEngine {
         return (corrections, inflections)
     }
 }
+
+extension SearchEngine {
+    /// The shortest word read from an image that is corrected: a misread long word
+    /// ("INFRASTUCTURE") has one indexed word near it, a short one ("cot", "yee", mostly noise
+    /// from drawings) has many, and correcting it would make noise into words some comic holds.
+    static let shortestCorrectedReadWord = 6
+
+    /// `words` as read from an image, each of ``shortestCorrectedReadWord`` letters or more that
+    /// no comic holds in any form replaced by the indexed word nearest in spelling (one edit up
+    /// to six letters, two from seven), as `search` corrects a typo.
+    ///
+    /// - Parameter words: the words read, lower-cased.
+    /// - Returns: the words, misread ones corrected where a near word exists.
+    /// - Throws: `StoreError` when the index cannot be read.
+    func correctingMisreadWords(_ words: [String]) throws -> [String] {
+        let long = words.filter { $0.count >= Self.shortestCorrectedReadWord }
+        guard !long.isEmpty else { return words }
+        return try database.reading { view in
+            let unknown = try view.termScores(for: Array(Set(long)).sorted()).unknownWords
+            guard !unknown.isEmpty else { return words }
+            let fixes = try spellingCorrections(for: unknown, requiringMoreCommonThan: nil, in: view).corrections
+            return words.map { fixes[$0] ?? $0 }
+        }
+    }
+}
