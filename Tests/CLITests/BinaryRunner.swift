@@ -168,9 +168,7 @@ struct BinaryRunner: Sendable {
     func launch(
         _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil, wrapper: [String] = []
     ) throws -> Child {
-        let outputDirectory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xkcd-cli-output-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
+        let outputDirectory = try makeTemporaryDirectory("xkcd-cli-output")
         let stdoutURL = outputDirectory.appendingPathComponent("stdout")
         let stderrURL = outputDirectory.appendingPathComponent("stderr")
         let stdinURL = outputDirectory.appendingPathComponent("stdin")
@@ -276,9 +274,7 @@ private func systemKill(_ pid: Int32, _ signal: Int32) -> Int32 {
 /// A fresh empty directory under the system temporary directory; `body` runs with it, and it is
 /// removed afterwards, even on failure.
 func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("xkcd-cli-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try makeTemporaryDirectory("xkcd-cli-tests")
     defer { try? FileManager.default.removeItem(at: url) }
     return try await body(url)
 }

@@ -6,9 +6,7 @@ import _XKCDTestSupport
 /// that every test starts from the same comics and no remembered state.
 enum FixtureIndex {
     private static let template = Task<URL, any Error> {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xkcd-cli-browse-template-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("xkcd-cli-browse-template")
         let db = directory.appendingPathComponent("index.sqlite")
         // Embedded, as `make demo` indexes: the tests of search by meaning and `related` read it.
         let result = try await BinaryRunner(sandbox: directory, embeds: true)

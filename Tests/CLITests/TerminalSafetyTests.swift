@@ -67,7 +67,9 @@ struct TerminalSafetyTests {
                 #"{"format": "xkcd-search favourites", "version": 1, "favourites": [{"num": 327, "tags": ["\#(tag)"]}]}"#
             )
             #expect(result.status != 0 && result.stderrLines.count == 1, "\(result.stderr.prefix(300))")
-            #expect(result.stderr.utf8.count < 300, "\(result.stderr.prefix(300))")
+            // Short whatever the length of the temporary directory's path the message names.
+            let message = result.stderr.replacingOccurrences(of: sandbox.directory.path, with: "")
+            #expect(message.utf8.count < 300, "\(result.stderr.prefix(300))")
             #expect(result.stderr.contains("is longer than 40 characters"))
         }
     }

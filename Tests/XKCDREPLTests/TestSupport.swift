@@ -11,9 +11,7 @@ import _XKCDTestSupport
 /// An index of the fixture corpus, built once and copied per test.
 enum FixtureIndex {
     private static let template = Task<URL, any Error> {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xkcd-repl-template-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("xkcd-repl-template")
         let file = directory.appendingPathComponent("index.sqlite")
         let database = try ComicDatabase.open(at: file.path)
         let indexer = Indexer(
@@ -25,9 +23,7 @@ enum FixtureIndex {
     /// A fresh copy of the fixture index, searched by words alone.
     static func make() async throws -> OpenIndex {
         let source = try await template.value
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xkcd-repl-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeTemporaryDirectory("xkcd-repl")
         let target = directory.appendingPathComponent("index.sqlite")
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: source.path + suffix) {
             try FileManager.default.copyItem(atPath: source.path + suffix, toPath: target.path + suffix)
