@@ -31,7 +31,8 @@ struct XKCDSearchServe: AsyncParsableCommand {
         logger.logLevel = global.verbose ? .debug : .info
         let configuration = APIServer.Configuration(
             host: options.host, port: options.port, isReadOnly: options.readOnly, allowedHosts: options.allowedHost,
-            requestDeadline: .seconds(options.deadline), imageBaseURL: URL(string: options.imageURL)!,
+            requestDeadline: .seconds(options.deadline), identifyDeadline: .seconds(options.identifyDeadline),
+            imageBaseURL: URL(string: options.imageURL)!,
             imageTimeout: .milliseconds(Int((ImageOptions.timeoutFromEnvironment ?? 5) * 1000)))
         if !configuration.isLoopback, !options.readOnly {
             Terminal.printError(

@@ -191,6 +191,11 @@ struct BinaryRunner: Sendable {
         if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("--deadline") {
             arguments += ["--deadline", "600"]
         }
+        // And the deadline of reading an image's words (identify), which a debug build on a
+        // loaded machine can pass.
+        if arguments.first == "serve", !arguments.contains("--help"), !arguments.contains("--identify-deadline") {
+            arguments += ["--identify-deadline", "600"]
+        }
         let process = Process()
         if wrapper.isEmpty {
             process.executableURL = executable

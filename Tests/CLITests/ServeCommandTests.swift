@@ -116,6 +116,7 @@ struct ServeCommandTests {
     @Test(arguments: [
         (["--port", "70000"], "Error: --port must be between 0 and 65535, not 70000"),
         (["--deadline", "0"], "Error: --deadline must be between 1 and 3600 seconds, not 0"),
+        (["--identify-deadline", "0"], "Error: --identify-deadline must be between 1 and 3600 seconds, not 0"),
         (["--image-url", "notaurl"], "Error: --image-url must be an http or https URL, not 'notaurl'"),
     ])
     func badOptionsAreUsageErrorsBeforeTheServerStarts(arguments: [String], message: String) async throws {

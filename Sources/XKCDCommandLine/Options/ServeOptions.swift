@@ -45,6 +45,12 @@ public struct ServeOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Answer 503 to a request not answered within this many seconds.", valueName: "seconds"))
     public var deadline = 10
 
+    @Option(
+        help: ArgumentHelp(
+            "Answer 503 to POST /api/identify (reading an image's words) not answered within this many seconds.",
+            valueName: "seconds"))
+    public var identifyDeadline = 30
+
     public init() {}
 
     public func validate() throws {
@@ -54,6 +60,9 @@ public struct ServeOptions: ParsableArguments, Sendable {
         guard !host.isEmpty else { throw ValidationError("--host needs an address, such as 127.0.0.1") }
         guard (1...3600).contains(deadline) else {
             throw ValidationError("--deadline must be between 1 and 3600 seconds, not \(deadline)")
+        }
+        guard (1...3600).contains(identifyDeadline) else {
+            throw ValidationError("--identify-deadline must be between 1 and 3600 seconds, not \(identifyDeadline)")
         }
         try ImageOptions.validateBaseURL(imageURL, option: "--image-url")
     }
