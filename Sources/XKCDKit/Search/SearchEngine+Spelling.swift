@@ -96,7 +96,9 @@ extension SearchEngine {
         let long = words.filter { $0.count >= Self.shortestCorrectedReadWord }
         guard !long.isEmpty else { return words }
         return try database.reading { view in
-            let unknown = try view.termScores(for: Array(Set(long)).sorted()).unknownWords
+            // Counted, not scored: only whether any comic holds the word matters here.
+            let counts = try view.documentCounts(of: Array(Set(long)).sorted()).counts
+            let unknown = counts.filter { $0.value == 0 }.map(\.key).sorted()
             guard !unknown.isEmpty else { return words }
             let fixes = try spellingCorrections(for: unknown, requiringMoreCommonThan: nil, in: view).corrections
             return words.map { fixes[$0] ?? $0 }
