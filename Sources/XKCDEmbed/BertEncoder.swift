@@ -39,11 +39,22 @@ struct BertConfiguration: Decodable, Sendable {
 /// attention mask is all ones.
 struct BertEncoder: Sendable {
     /// `y = x·W + b` with W stored `[inputs, outputs]` (PyTorch's matrix transposed, as
-    /// scripts/convert-model.py stores it), as float32.
+    /// scripts/convert-model.py stores it): float32, or int8 with its scales.
     struct Linear: @unchecked Sendable {
-        // @unchecked: the floats are the mapped file's, or converted once at load, and only read.
-        let weight: UnsafePointer<Float>
+        // @unchecked: the weights are the mapped file's, or converted once at load, and only read.
+        /// Float32, or int8 when `scales` is set.
+        let weight: UnsafeRawPointer
         let bias: UnsafePointer<Float>
+        let scales: QuantizationScales?
+    }
+
+    /// What turns an int8 product back into `x·W`: W ≈ diag(1/input)·W₈·diag(weight), where the
+    /// input scales are SmoothQuant's (scripts/int8_dense.py).
+    struct QuantizationScales: @unchecked Sendable {
+        /// One per output column.
+        let weight: UnsafePointer<Float>
+        /// One per input channel: each input is multiplied by it before it is quantised.
+        let input: UnsafePointer<Float>
     }
 
     struct LayerNorm: Sendable {
@@ -52,9 +63,8 @@ struct BertEncoder: Sendable {
     }
 
     struct Layer: Sendable {
-        let query: Linear
-        let key: Linear
-        let value: Linear
+        /// Query, key and value at once: `[hidden, 3 × hidden]`.
+        let queryKeyValue: Linear
         let attentionOutput: Linear
         let attentionNorm: LayerNorm
         let intermediate: Linear
@@ -73,26 +83,65 @@ struct BertEncoder: Sendable {
     private let converted: ConvertedFloats
 
     /// What `__metadata__`'s `dense_weights` says when the dense layers' weights are stored
-    /// `[inputs, outputs]`: oneDNN reads them as they lie, where PyTorch's `[outputs, inputs]`
-    /// made it reorder every matrix on every product (docs/performance.md).
-    static let denseWeightsLayout = "inputs-outputs"
+    /// `[inputs, outputs]` as floats, with Q, K and V as one matrix: oneDNN reads them as they
+    /// lie, where PyTorch's `[outputs, inputs]` made it reorder every matrix on every product
+    /// (docs/performance.md).
+    static let denseWeightsLayout = "inputs-outputs-fused-qkv"
+    /// The same, as int8 with scales (scripts/int8_dense.py), quantised as `quantization` says.
+    static let int8DenseWeightsLayout = "inputs-outputs-fused-qkv-int8"
+    static let quantization = "s8-per-output-column-weights/s8-per-token-activations/smoothquant-0.75"
 
     /// Finds every tensor the forward pass reads and checks its shape against `configuration`.
-    init(file: ModelFile, configuration: BertConfiguration) throws(EmbedError) {
+    /// With ``Arithmetic/float32`` int8 weights are widened to float32 here, as is done anyway on
+    /// a processor without VNNI.
+    init(file: ModelFile, configuration: BertConfiguration, arithmetic: Arithmetic) throws(EmbedError) {
         let (hidden, inner) = (configuration.hiddenSize, configuration.intermediateSize)
         // A square matrix has the same shape either way: only the converter's word tells.
-        guard file.metadata["dense_weights"] == Self.denseWeightsLayout else {
+        let int8: Bool
+        switch file.metadata["dense_weights"] {
+        case Self.denseWeightsLayout: int8 = false
+        case Self.int8DenseWeightsLayout:
+            guard file.metadata["quantization"] == Self.quantization else {
+                throw .modelDamaged(
+                    path: file.path,
+                    reason: "its int8 weights were quantised another way: run `make model` to convert it again")
+            }
+            int8 = true
+        default:
             throw .modelDamaged(
                 path: file.path,
                 reason:
-                    "converted by an older scripts/convert-model.py: its dense weights are not stored [inputs, outputs]"
+                    "converted by another version of scripts/convert-model.py (its dense weights are not laid out as this version reads them): run `make model` to convert it again"
             )
         }
+        let products = try MatrixProducts(
+            hidden: hidden, heads: configuration.headCount, inner: inner, int8: int8 && arithmetic == .fastest)
         let converted = ConvertedFloats(file)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
-            Linear(
-                weight: converted.floats(try file.tensor("\(name).weight", shape: [inputs, outputs])),
-                bias: converted.floats(try file.tensor("\(name).bias", shape: [outputs])))
+            let bias = converted.floats(try file.tensor("\(name).bias", shape: [outputs]))
+            guard int8 else {
+                let weight = converted.floats(try file.tensor("\(name).weight", shape: [inputs, outputs]))
+                return Linear(weight: UnsafeRawPointer(weight), bias: bias, scales: nil)
+            }
+            let weight = try file.tensor("\(name).weight", shape: [inputs, outputs], storedAs: [.i8])
+            let scales = QuantizationScales(
+                weight: try positiveScales(try file.tensor("\(name).weight_scale", shape: [outputs], storedAs: [.f32])),
+                input: try positiveScales(try file.tensor("\(name).input_scale", shape: [inputs], storedAs: [.f32])))
+            guard products.usesInt8 else {
+                let floats = converted.widened(weight, scales: scales, inputs: inputs, outputs: outputs)
+                return Linear(weight: UnsafeRawPointer(floats), bias: bias, scales: nil)
+            }
+            return Linear(weight: file.address(of: weight), bias: bias, scales: scales)
+        }
+        /// The scales as they lie in the file, refused unless each is a finite number above zero.
+        func positiveScales(_ tensor: Tensor) throws(EmbedError) -> UnsafePointer<Float> {
+            let scales = file.address(of: tensor).assumingMemoryBound(to: Float.self)
+            for index in 0..<tensor.count where !(scales[index].isFinite && scales[index] > 0) {
+                throw .modelDamaged(
+                    path: file.path,
+                    reason: "its weights are broken: a scale of its int8 weights is not a finite number above zero")
+            }
+            return scales
         }
         func norm(_ name: String) throws(EmbedError) -> LayerNorm {
             LayerNorm(
@@ -115,9 +164,7 @@ struct BertEncoder: Sendable {
             let prefix = "encoder.layer.\(index)"
             layers.append(
                 Layer(
-                    query: try linear("\(prefix).attention.self.query", outputs: hidden, inputs: hidden),
-                    key: try linear("\(prefix).attention.self.key", outputs: hidden, inputs: hidden),
-                    value: try linear("\(prefix).attention.self.value", outputs: hidden, inputs: hidden),
+                    queryKeyValue: try linear("\(prefix).attention.qkv", outputs: 3 * hidden, inputs: hidden),
                     attentionOutput: try linear("\(prefix).attention.output.dense", outputs: hidden, inputs: hidden),
                     attentionNorm: try norm("\(prefix).attention.output.LayerNorm"),
                     intermediate: try linear("\(prefix).intermediate.dense", outputs: inner, inputs: hidden),
@@ -126,9 +173,11 @@ struct BertEncoder: Sendable {
         }
         self.layers = layers
         self.converted = converted
-        products = try MatrixProducts(
-            hidden: hidden, heads: configuration.headCount, inner: inner)
+        self.products = products
     }
+
+    /// Whether the dense layers' products run in int8 (or in float32).
+    var runsInt8: Bool { products.usesInt8 }
 
     /// The last layer's hidden states of each sequence of `sequences`, one row of `hiddenSize`
     /// floats per token, summed over its rows: the mean pooling's numerator, all the caller needs.
@@ -154,11 +203,14 @@ struct BertEncoder: Sendable {
         }
 
         // The scratch space of this call alone, so that calls may run at once on several threads.
-        let states = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        let query = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        let key = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        let value = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+        var states = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+        // Where the int8 products add the residual into: then it and `states` change places.
+        var added = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+        let queryKeyValue = UnsafeMutablePointer<Float>.allocate(capacity: rows * 3 * hidden)
         let context = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
+        // The int8 products' quantised rows and their scales, as ``quantizedLinear`` fills them.
+        let quantized = UnsafeMutablePointer<UInt8>.allocate(capacity: runsInt8 ? rows * inner : 0)
+        let scaleTable = UnsafeMutablePointer<Float>.allocate(capacity: runsInt8 ? rows * max(inner, 3 * hidden) : 0)
         let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * longest * longest)
         let wide = UnsafeMutablePointer<Float>.allocate(capacity: rows * inner)
         // One sequence's heads' blocks, dense: queries, keys transposed, values, context.
@@ -170,10 +222,12 @@ struct BertEncoder: Sendable {
         )
         defer {
             for buffer in [
-                states, query, key, value, context, scores, wide, headQuery, headKey, headValue, headContext,
+                states, added, queryKeyValue, context, scores, wide, scaleTable, headQuery, headKey, headValue,
+                headContext,
             ] {
                 buffer.deallocate()
             }
+            quantized.deallocate()
         }
         let (heads, headSize) = (configuration.headCount, hidden / configuration.headCount)
 
@@ -189,22 +243,56 @@ struct BertEncoder: Sendable {
         }
         normalize(states, rows: rows, with: embeddingNorm)
 
+        /// `output = input·W + b`, or for the residual products `states += input·W + b`.
         func linear(
             _ primitive: MatrixProducts.Primitive, _ linear: Linear, _ input: UnsafePointer<Float>,
-            _ output: UnsafeMutablePointer<Float>
+            inputs: Int, outputs: Int, _ output: UnsafeMutablePointer<Float>, addsResidual: Bool = false
         ) {
-            run(
-                primitive,
-                [
-                    DNNL_ARG_SRC: UnsafeRawPointer(input), DNNL_ARG_WEIGHTS: UnsafeRawPointer(linear.weight),
-                    DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
-                ])
+            guard let scales = linear.scales else {
+                run(
+                    primitive,
+                    [
+                        DNNL_ARG_SRC: UnsafeRawPointer(input), DNNL_ARG_WEIGHTS: linear.weight,
+                        DNNL_ARG_BIAS: UnsafeRawPointer(linear.bias), DNNL_ARG_DST: UnsafeRawPointer(output),
+                    ])
+                return
+            }
+            // Each row quantised on its own scale (its largest |x·input scale| is 127), so a
+            // text's vector does not depend on what else is in the pass; the table of each row's
+            // scale times each column's turns the integer product back into floats.
+            for row in 0..<rows {
+                let (values, codes) = (input + row * inputs, quantized + row * inputs)
+                var largest: Float = 0
+                for column in 0..<inputs { largest = max(largest, abs(values[column] * scales.input[column])) }
+                let step = largest > 0 ? largest / 127 : 1
+                let inverse = 1 / step
+                for column in 0..<inputs {
+                    // Clamped, and NaN (from broken weights, which the model's check then refuses)
+                    // taken as 0, so that the conversion to an integer cannot trap.
+                    let code = (values[column] * scales.input[column] * inverse).rounded()
+                    codes[column] = UInt8(Int32(code.isNaN ? 0 : min(max(code, -127), 127)) + 128)
+                }
+                let rowScales = scaleTable + row * outputs
+                for column in 0..<outputs { rowScales[column] = step * scales.weight[column] }
+            }
+            var buffers: [Int32: UnsafeRawPointer] = [
+                DNNL_ARG_SRC: UnsafeRawPointer(quantized), DNNL_ARG_WEIGHTS: linear.weight,
+                DNNL_ARG_DST: UnsafeRawPointer(addsResidual ? added : output),
+                MatrixProducts.postOpOperand(0): UnsafeRawPointer(scaleTable),
+                MatrixProducts.postOpOperand(1): UnsafeRawPointer(linear.bias),
+            ]
+            if addsResidual { buffers[MatrixProducts.postOpOperand(2)] = UnsafeRawPointer(states) }
+            run(primitive, buffers)
+            if addsResidual { swap(&states, &added) }
         }
         /// Every head of one sequence at once: scores = Q_h·K_hᵀ/√d, softmax, context_h = scores·V_h.
         func attend(_ attention: MatrixProducts.Attention, rows: Int, from first: Int) {
             for row in 0..<rows {
+                // Q, K and V lie side by side in each row of `queryKeyValue`.
+                let query = queryKeyValue + (first + row) * 3 * hidden
+                let (key, value) = (query + hidden, query + 2 * hidden)
                 for head in 0..<heads {
-                    let (from, to) = ((first + row) * hidden + head * headSize, (head * rows + row) * headSize)
+                    let (from, to) = (head * headSize, (head * rows + row) * headSize)
                     (headQuery + to).update(from: query + from, count: headSize)
                     (headValue + to).update(from: value + from, count: headSize)
                     for column in 0..<headSize { headKey[(head * headSize + column) * rows + row] = key[from + column] }
@@ -231,18 +319,19 @@ struct BertEncoder: Sendable {
             }
         }
         for layer in layers {
-            linear(dense.projection, layer.query, states, query)
-            linear(dense.projection, layer.key, states, key)
-            linear(dense.projection, layer.value, states, value)
+            linear(dense.projection, layer.queryKeyValue, states, inputs: hidden, outputs: 3 * hidden, queryKeyValue)
             for (sequence, attention) in attentions.enumerated() {
                 attend(attention, rows: sequences[sequence].count, from: starts[sequence])
             }
             // states = LayerNorm(context·W + b + states)
-            linear(dense.projectionAdded, layer.attentionOutput, context, states)
+            linear(
+                dense.projectionAdded, layer.attentionOutput, context, inputs: hidden, outputs: hidden, states,
+                addsResidual: true)
             normalize(states, rows: rows, with: layer.attentionNorm)
             // states = LayerNorm(GELU(states·W₁ + b₁)·W₂ + b₂ + states)
-            linear(dense.expansion, layer.intermediate, states, wide)
-            linear(dense.contractionAdded, layer.output, wide, states)
+            linear(dense.expansion, layer.intermediate, states, inputs: hidden, outputs: inner, wide)
+            linear(
+                dense.contractionAdded, layer.output, wide, inputs: inner, outputs: hidden, states, addsResidual: true)
             normalize(states, rows: rows, with: layer.outputNorm)
         }
 
@@ -294,6 +383,23 @@ private final class ConvertedFloats: @unchecked Sendable {
 
     deinit {
         for copy in copies { copy.deallocate() }
+    }
+
+    /// The int8 `weight` as float32, `[inputs, outputs]`: each value times its column's scale and
+    /// its input channel's, so that the float32 products take the inputs as they are.
+    func widened(
+        _ weight: Tensor, scales: BertEncoder.QuantizationScales, inputs: Int, outputs: Int
+    ) -> UnsafePointer<Float> {
+        let values = file.address(of: weight).assumingMemoryBound(to: Int8.self)
+        let copy = UnsafeMutablePointer<Float>.allocate(capacity: inputs * outputs)
+        for input in 0..<inputs {
+            for output in 0..<outputs {
+                copy[input * outputs + output] =
+                    Float(values[input * outputs + output]) * scales.weight[output] * scales.input[input]
+            }
+        }
+        copies.append(copy)
+        return UnsafePointer(copy)
     }
 
     func floats(_ tensor: Tensor) -> UnsafePointer<Float> {

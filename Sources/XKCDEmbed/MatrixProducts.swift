@@ -15,12 +15,17 @@ final class MatrixProducts: @unchecked Sendable {
     private let hidden: Int
     private let heads: Int
     private let inner: Int
+    /// Whether the dense layers' products run in int8 (``Arithmetic``): the model's weights are
+    /// int8 and this processor has VNNI instructions.
+    let usesInt8: Bool
     private let densePlans = Mutex<[Int: Dense]>([:])
     private let attentionPlans = Mutex<[Int: Attention]>([:])
 
-    /// The dense layers' primitives over `rows` tokens.
+    /// The dense layers' primitives over `rows` tokens: float32 products, or int8 products whose
+    /// source is the rows quantised to u8 around 128, with the scales, the bias (and the residual)
+    /// applied after the integer product as binary post-ops (docs/int8-study.md, section B).
     final class Dense: @unchecked Sendable {
-        /// `x·W + b` for the query, key and value projections.
+        /// `x·W + b` for the query, key and value projections at once, `[rows, 3 × hidden]`.
         let projection: Primitive
         /// `y += x·W + b`: the attention output and its residual connection.
         let projectionAdded: Primitive
@@ -73,9 +78,12 @@ final class MatrixProducts: @unchecked Sendable {
         deinit { _ = dnnl.primitive_destroy(primitive) }
     }
 
+    /// `int8` says whether the weights are int8 and the caller allows int8 arithmetic: it is used
+    /// where the processor has VNNI (``runsInt8Fast``).
+    ///
     /// - Throws: ``EmbedError/matrixLibraryMissing(reason:)`` when oneDNN cannot be loaded,
     ///   ``EmbedError/unsupportedProcessor`` when it cannot run here.
-    init(hidden: Int, heads: Int, inner: Int) throws(EmbedError) {
+    init(hidden: Int, heads: Int, inner: Int, int8: Bool) throws(EmbedError) {
         try loadLibrary()
         oneThread()
         noProfilerHooks()
@@ -85,6 +93,18 @@ final class MatrixProducts: @unchecked Sendable {
         }
         self.engine = engine
         (self.hidden, self.heads, self.inner) = (hidden, heads, inner)
+        usesInt8 = int8 && Self.runsInt8Fast
+    }
+
+    /// Whether oneDNN's int8 products are fast and exact here: with VNNI (AVX-512 VNNI, or AVX-VNNI
+    /// on AVX2 machines), whose instructions add u8 × s8 products into 32 bits. Without it,
+    /// oneDNN's AVX2 kernel adds pairs of them in 16 bits, which saturate and give wrong results
+    /// (docs/int8-study.md, section B), and the weights are widened to float32 instead.
+    /// `DNNL_MAX_CPU_ISA` (oneDNN's own setting) lowers what is used, as it lowers oneDNN.
+    static var runsInt8Fast: Bool {
+        let isa = dnnl.get_effective_cpu_isa().rawValue
+        let vnni = [dnnl_cpu_isa_avx512_core_vnni.rawValue, dnnl_cpu_isa_avx2_vnni.rawValue]
+        return vnni.contains { isa & $0 == $0 }
     }
 
     deinit {
@@ -118,6 +138,7 @@ final class MatrixProducts: @unchecked Sendable {
     }
 
     private func makeDense(rows: Int) -> [Primitive] {
+        if usesInt8 { return makeQuantizedDense(rows: rows) }
         func linear(inputs: Int, outputs: Int, postOps: [PostOp]) -> Primitive {
             matmul(
                 source: plain([rows, inputs]),
@@ -130,11 +151,39 @@ final class MatrixProducts: @unchecked Sendable {
                 postOps: postOps)
         }
         return [
-            linear(inputs: hidden, outputs: hidden, postOps: []),
+            linear(inputs: hidden, outputs: 3 * hidden, postOps: []),
             linear(inputs: hidden, outputs: hidden, postOps: [.sum]),
             linear(inputs: hidden, outputs: inner, postOps: [.gelu]),
             linear(inputs: inner, outputs: hidden, postOps: [.sum]),
         ]
+    }
+
+    /// The int8 dense products: u8 `[rows, inputs]` (the rows quantised, 128 standing for 0) × s8
+    /// `[inputs, outputs]` into float32, then `× scales` (each row's scale times each column's),
+    /// `+ bias`, and GELU or `+ residual`. The scales are a full `[rows, outputs]` table: oneDNN
+    /// 2.6 runs a `[rows, 1]` one in its reference kernel, 2,000 times slower. The residual is
+    /// added into another buffer, not by `sum`, which falls to a reference kernel too.
+    private func makeQuantizedDense(rows: Int) -> [Primitive] {
+        func linear(inputs: Int, outputs: Int, last: PostOp?) -> Primitive {
+            let table = plain([rows, outputs])
+            let postOps: [PostOp] = [.multiply(table), .add(plain([1, outputs]))] + (last.map { [$0] } ?? [])
+            return matmul(
+                source: plain([rows, inputs], dnnl_u8), weights: plain([inputs, outputs], dnnl_s8), bias: nil,
+                destination: table, postOps: postOps, sourceZeroPoint: 128)
+        }
+        let residual = PostOp.add(plain([rows, hidden]))
+        return [
+            linear(inputs: hidden, outputs: 3 * hidden, last: nil),
+            linear(inputs: hidden, outputs: hidden, last: residual),
+            linear(inputs: hidden, outputs: inner, last: .gelu),
+            linear(inputs: inner, outputs: hidden, last: residual),
+        ]
+    }
+
+    /// The argument of the binary post-op at `index` of a primitive's post-ops (oneDNN's
+    /// `DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1`, a macro Swift cannot call).
+    static func postOpOperand(_ index: Int) -> Int32 {
+        Int32(DNNL_ARG_ATTR_MULTIPLE_POST_OP_BASE) * Int32(index + 1) | DNNL_ARG_SRC_1
     }
 
     private func makeAttention(rows: Int) -> [Primitive] {
@@ -154,11 +203,18 @@ final class MatrixProducts: @unchecked Sendable {
         ]
     }
 
-    enum PostOp { case sum, gelu }
+    enum PostOp {
+        /// Adds what the destination held.
+        case sum
+        case gelu
+        /// Multiplies by, or adds, an operand of this layout, broadcast over the destination.
+        case multiply(dnnl_memory_desc_t)
+        case add(dnnl_memory_desc_t)
+    }
 
     private func matmul(
         source: dnnl_memory_desc_t, weights: dnnl_memory_desc_t, bias: dnnl_memory_desc_t?,
-        destination: dnnl_memory_desc_t, postOps: [PostOp], scale: Float = 1
+        destination: dnnl_memory_desc_t, postOps: [PostOp], scale: Float = 1, sourceZeroPoint: Int32? = nil
     ) -> Primitive {
         var (source, weights, destination) = (source, weights, destination)
         var descriptor = dnnl_matmul_desc_t()
@@ -171,6 +227,12 @@ final class MatrixProducts: @unchecked Sendable {
         check(status, "matmul descriptor")
         var arguments = [DNNL_ARG_SRC: source, DNNL_ARG_WEIGHTS: weights, DNNL_ARG_DST: destination]
         if let bias { arguments[DNNL_ARG_BIAS] = bias }
+        for (index, operation) in postOps.enumerated() {
+            switch operation {
+            case .multiply(let operand), .add(let operand): arguments[Self.postOpOperand(index)] = operand
+            case .sum, .gelu: break
+            }
+        }
         return primitive(&descriptor, arguments: arguments) { attributes in
             var operations: dnnl_post_ops_t?
             check(dnnl.post_ops_create(&operations), "post-ops")
@@ -179,7 +241,14 @@ final class MatrixProducts: @unchecked Sendable {
                 case .sum: check(dnnl.post_ops_append_sum(operations, 1), "sum post-op")
                 case .gelu:
                     check(dnnl.post_ops_append_eltwise(operations, 1, dnnl_eltwise_gelu_erf, 0, 0), "GELU post-op")
+                case .multiply(var operand):
+                    check(dnnl.post_ops_append_binary(operations, dnnl_binary_mul, &operand), "multiply post-op")
+                case .add(var operand):
+                    check(dnnl.post_ops_append_binary(operations, dnnl_binary_add, &operand), "add post-op")
                 }
+            }
+            if var zeroPoint = sourceZeroPoint {
+                check(dnnl.primitive_attr_set_zero_points(attributes, DNNL_ARG_SRC, 1, 0, &zeroPoint), "zero point")
             }
             check(dnnl.primitive_attr_set_post_ops(attributes, operations), "post-ops")
             _ = dnnl.post_ops_destroy(operations)
@@ -216,8 +285,8 @@ final class MatrixProducts: @unchecked Sendable {
         return Primitive(primitive!, descriptors: arguments, scratchpad: scratchpad)
     }
 
-    /// A row-major matrix (or stack of matrices) of float32.
-    private func plain(_ dimensions: [Int]) -> dnnl_memory_desc_t {
+    /// A row-major matrix (or stack of matrices) of float32, or of `type`.
+    private func plain(_ dimensions: [Int], _ type: dnnl_data_type_t = dnnl_f32) -> dnnl_memory_desc_t {
         let strides = dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) }
         var descriptor = dnnl_memory_desc_t()
         // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
@@ -226,7 +295,7 @@ final class MatrixProducts: @unchecked Sendable {
             strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count)
         )
         check(
-            dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, dnnl_f32, steps),
+            dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, type, steps),
             "memory layout")
         return descriptor
     }

@@ -147,7 +147,8 @@ struct Tensor: Sendable {
     enum DType: String, Sendable {
         case f32 = "F32"
         case f16 = "F16"
-        /// Only in a ``RowTable``, with a scale a row.
+        /// With scales beside it: a ``RowTable``'s one a row, or the int8 dense layers' per
+        /// column and per input channel.
         case i8 = "I8"
 
         var size: Int {
@@ -179,8 +180,8 @@ extension ModelFile {
     /// Calls `body` with `tensor` as float32: the mapped bytes themselves when the file stores
     /// float32, else a copy converted for this call only.
     ///
-    /// `tensor` is float32 or float16: ``tensor(_:shape:storedAs:)`` lets int8 through only for a
-    /// ``RowTable``, which has a scale a row.
+    /// `tensor` is float32 or float16: int8 tensors are read with their scales (a ``RowTable``,
+    /// or the encoder's int8 dense weights).
     func withFloats<Result>(_ tensor: Tensor, _ body: (UnsafePointer<Float>) -> Result) -> Result {
         let start = address(of: tensor)
         switch tensor.dtype {
@@ -193,7 +194,7 @@ extension ModelFile {
                 return body(UnsafePointer(floats.baseAddress!))
             }
         case .i8:
-            preconditionFailure("an int8 tensor is read by rows, with its scales")
+            preconditionFailure("an int8 tensor is read with its scales")
         }
     }
 

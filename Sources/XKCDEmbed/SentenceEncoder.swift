@@ -20,6 +20,9 @@ public final class SentenceEncoder: Sendable {
     /// What the model file's `__metadata__` calls it, e.g. `all-MiniLM-L6-v2/mixed/7b37d07b5800`:
     /// vectors stored with one identity are comparable only with vectors of the same identity.
     public let identity: String
+    /// Whether the encoder's dense layers run in int8: the model's weights are int8, this
+    /// processor has VNNI instructions and ``Arithmetic/fastest`` was asked for.
+    public var runsInt8: Bool { encoder.runsInt8 }
     /// The length of every embedding (384).
     public var dimensions: Int { encoder.configuration.hiddenSize }
     /// Tokens the model reads, [CLS] and [SEP] included (sentence_bert_config.json's
@@ -41,8 +44,8 @@ public final class SentenceEncoder: Sendable {
     ///
     /// - Throws: ``EmbedError/modelMissing(path:)`` when the directory or its weights file does
     ///   not exist, ``EmbedError/modelDamaged(path:reason:)`` for anything else wrong with it.
-    public convenience init(modelDirectory: URL) throws(EmbedError) {
-        try self.init(uncheckedAt: modelDirectory)
+    public convenience init(modelDirectory: URL, arithmetic: Arithmetic = .fastest) throws(EmbedError) {
+        try self.init(uncheckedAt: modelDirectory, arithmetic: arithmetic)
         _ = try checkedEmbeddings(forTokenIDs: [])
     }
 
@@ -52,15 +55,15 @@ public final class SentenceEncoder: Sendable {
     ///
     /// - Throws: as ``init(modelDirectory:)``; no vectors come from weights that fail the check.
     public static func open(
-        modelDirectory: URL, embedding texts: [String]
+        modelDirectory: URL, embedding texts: [String], arithmetic: Arithmetic = .fastest
     ) throws(EmbedError) -> (encoder: SentenceEncoder, vectors: [[Float]]) {
-        let encoder = try SentenceEncoder(uncheckedAt: modelDirectory)
+        let encoder = try SentenceEncoder(uncheckedAt: modelDirectory, arithmetic: arithmetic)
         let vectors = try encoder.checkedEmbeddings(forTokenIDs: texts.map(encoder.tokenIDs(for:)))
         return (encoder, vectors)
     }
 
     /// Everything of ``init(modelDirectory:)`` but the check of the weights.
-    private init(uncheckedAt modelDirectory: URL) throws(EmbedError) {
+    private init(uncheckedAt modelDirectory: URL, arithmetic: Arithmetic) throws(EmbedError) {
         guard FileManager.default.fileExists(atPath: modelDirectory.path) else {
             throw .modelMissing(path: modelDirectory.path)
         }
@@ -104,7 +107,7 @@ public final class SentenceEncoder: Sendable {
                 path: file.path, reason: "__metadata__ has no identity (not converted by scripts/convert-model.py?)")
         }
         self.identity = identity
-        encoder = try BertEncoder(file: file, configuration: configuration)
+        encoder = try BertEncoder(file: file, configuration: configuration, arithmetic: arithmetic)
         tokenizer = try WordPieceTokenizer(
             vocabularyAt: modelDirectory.appending(path: "vocab.txt"), expectedCount: configuration.vocabularySize)
         maximumTokens = sentenceConfiguration.maximumSequenceLength
@@ -347,4 +350,13 @@ private struct PoolingConfiguration: Decodable {
 /// One entry of modules.json: the steps sentence-transformers runs after the encoder.
 private struct Module: Decodable {
     let type: String
+}
+
+/// How the encoder computes its dense layers when the model's weights are int8.
+public enum Arithmetic: Sendable {
+    /// int8 products where the processor has VNNI instructions (fast and exact there), else the
+    /// weights widened to float32 once, when the model is loaded.
+    case fastest
+    /// Always the weights widened to float32: to compare the two (Benchmarks/Embed, the tests).
+    case float32
 }

@@ -23,8 +23,9 @@ struct HostileModelTests {
     }
 
     /// Rewrites `count` values from the start of row `row` of the model's tensor `name` (float32
-    /// or float16) to `value`. An int8 table (`--layout int8`) cannot hold NaN: its row's float32
-    /// scale, which every value of the row is multiplied by, is rewritten instead.
+    /// or float16) to `value`. An int8 tensor cannot hold NaN: the float32 scales its values are
+    /// multiplied by are rewritten instead (the table's row's scale, or a dense layer's first
+    /// `count` column scales).
     static func poison(_ model: URL, tensor name: String, row: Int = 0, count: Int, with value: Float) throws {
         let url = model.appendingPathComponent("model.safetensors")
         var data = try Data(contentsOf: url)
@@ -32,8 +33,11 @@ struct HostileModelTests {
         let header = try #require(try JSONSerialization.jsonObject(with: data[8..<8 + length]) as? [String: Any])
         let tensor = try #require(header[name] as? [String: Any])
         if tensor["dtype"] as? String == "I8", name.hasSuffix(".weight") {
-            return try poison(
-                model, tensor: String(name.dropLast("weight".count)) + "scale", row: row, count: 1, with: value)
+            // The word-embedding table's scales are one a row; the dense layers' one a column.
+            let prefix = String(name.dropLast("weight".count))
+            return header[prefix + "scale"] != nil
+                ? try poison(model, tensor: prefix + "scale", row: row, count: 1, with: value)
+                : try poison(model, tensor: prefix + "weight_scale", row: 0, count: count, with: value)
         }
         let (offsets, shape) = try (#require(tensor["data_offsets"] as? [Int]), #require(tensor["shape"] as? [Int]))
         let half = tensor["dtype"] as? String == "F16"
@@ -119,7 +123,7 @@ struct HostileModelTests {
     @Test func poisonedWeightsAreRefusedWhenOpened() async throws {
         try await withTemporaryDirectory { directory in
             let model = try Self.modelCopy(in: directory) { model in
-                try Self.poison(model, tensor: "encoder.layer.0.attention.self.query.weight", count: 384, with: .nan)
+                try Self.poison(model, tensor: "encoder.layer.0.attention.qkv.weight", count: 384, with: .nan)
             }
             let (cli, db, environment, index) = try await Self.indexFixtures(in: directory, with: model)
             #expect(index.status == 0, "\(index)")

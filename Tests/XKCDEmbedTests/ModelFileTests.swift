@@ -82,7 +82,7 @@ import _XKCDTestSupport
         }
     }
 
-    @Test(arguments: [0, 4, 8, 200, 5000, 40_000_000])
+    @Test(arguments: [0, 4, 8, 200, 5000, 20_000_000])
     func truncatedWeights(keeping length: Int) throws {
         let directory = try damagedCopy { directory in
             try rewriteWeights(in: directory) { $0 = $0.prefix(length) }
@@ -123,7 +123,12 @@ import _XKCDTestSupport
             old: "encoder.layer.5.output.dense.weight", new: "encoder.layer.5.output.dense.weigh_", reason: "no tensor"),
         // Converted before the dense weights were stored [inputs, outputs]: read as they are, its
         // square matrices would pass every shape check and make other vectors.
-        HeaderEdit(old: "\"dense_weights\"", new: "\"dense_weightz\"", reason: "older scripts/convert-model.py"),
+        HeaderEdit(
+            old: "\"dense_weights\"", new: "\"dense_weightz\"", reason: "another version of scripts/convert-model.py"),
+        // Quantised by another recipe: its scales would be read as this one's.
+        HeaderEdit(
+            old: "\"quantization\":\"s8-per-output-column", new: "\"quantization\":\"u8-per-output-column",
+            reason: "quantised another way"),
     ])
     func damagedHeader(_ edit: HeaderEdit) throws {
         let directory = try damagedCopy { directory in
@@ -147,7 +152,7 @@ import _XKCDTestSupport
         for reference in Reference.shared.cases {
             let similarity = cosine(encoder.embedding(for: reference.text), reference.embedding)
             #expect(
-                similarity >= 0.999,
+                similarity >= referenceCosineBound,
                 "\(tableType) table, \(String(reflecting: String(reference.text.prefix(40)))): cosine \(similarity)")
         }
     }
@@ -304,7 +309,7 @@ import _XKCDTestSupport
         ("\"max_position_embeddings\": 512", "\"max_position_embeddings\": 1", "too small"),
         ("\"hidden_act\": \"gelu\"", "\"hidden_act\": \"relu\"", "expected gelu"),
         ("\"num_attention_heads\": 12", "\"num_attention_heads\": 7", "heads"),
-        ("\"intermediate_size\": 1536", "\"intermediate_size\": 1024", "expected [384, 1024]"),
+        ("\"intermediate_size\": 1536", "\"intermediate_size\": 1024", "expected [1024]"),
     ])
     func foreignConfiguration(old: String, new: String, reason: String) throws {
         let directory = try damagedCopy { directory in
@@ -329,29 +334,37 @@ import _XKCDTestSupport
         #expect(located.path.hasSuffix("/share/xkcd-search/model"))
     }
 
-    /// Weights of the right shapes, but NaN, infinite, zero or negated: the model would make
-    /// NaN, zero or other vectors of every text.
-    @Test(arguments: ["nan", "infinity", "all zero", "negated"])
+    /// Weights of the right shapes, but NaN, infinite, zero, negated or scaled: the model would
+    /// make NaN, zero or other vectors of every text. The int8 weights' scales are refused as
+    /// they are read when they are not finite numbers above zero; scales of another conversion
+    /// (doubled) by the check of the vector.
+    @Test(arguments: [
+        "nan bias", "infinite bias", "all zero", "negated", "nan scales", "zero scales", "doubled scales",
+    ])
     func poisonedWeights(_ poison: String) throws {
         let directory = try damagedCopy { directory in
             try rewriteWeights(in: directory) { data in
-                if poison == "all zero" {
+                func overwrite(_ tensor: String, with value: (Float) -> Float) {
+                    let range = tensorRange(tensor, in: data)
+                    for offset in stride(from: range.lowerBound, to: range.upperBound, by: 4) {
+                        let old = data.subdata(in: offset..<offset + 4).withUnsafeBytes { $0.load(as: Float.self) }
+                        withUnsafeBytes(of: value(old)) { data.replaceSubrange(offset..<offset + 4, with: $0) }
+                    }
+                }
+                switch poison {
+                case "all zero":
                     let start = 8 + Int(data.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
                     data.resetBytes(in: start..<data.count)
-                } else if poison == "negated" {
+                case "negated":
                     // Finite, of unit length after pooling, but not the model's vectors.
-                    let range = tensorRange("encoder.layer.5.output.dense.weight", in: data)
-                    for offset in stride(from: range.lowerBound + 3, to: range.upperBound, by: 4) {
-                        data[offset] ^= 0x80
+                    for offset in tensorRange("encoder.layer.5.output.dense.weight", in: data) {
+                        data[offset] = UInt8(bitPattern: 0 &- Int8(bitPattern: data[offset]))
                     }
-                } else {
-                    let range = tensorRange("encoder.layer.0.attention.self.query.weight", in: data)
-                    let value: Float = poison == "nan" ? .nan : .infinity
-                    for offset in stride(from: range.lowerBound, to: range.lowerBound + 4 * 384, by: 4) {
-                        withUnsafeBytes(of: value.bitPattern.littleEndian) {
-                            data.replaceSubrange(offset..<offset + 4, with: $0)
-                        }
-                    }
+                case "nan bias": overwrite("encoder.layer.0.attention.qkv.bias") { _ in .nan }
+                case "infinite bias": overwrite("encoder.layer.0.attention.qkv.bias") { _ in .infinity }
+                case "nan scales": overwrite("encoder.layer.2.intermediate.dense.weight_scale") { _ in .nan }
+                case "zero scales": overwrite("encoder.layer.3.attention.qkv.input_scale") { _ in 0 }
+                default: overwrite("encoder.layer.0.attention.qkv.weight_scale") { $0 * 2 }
                 }
             }
         }

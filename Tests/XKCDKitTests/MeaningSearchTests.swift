@@ -290,7 +290,9 @@ struct ShippedVectorsTests {
             guard stored.textDigest == source.textDigest else { continue }
             let vector = try #require(try database.reading { try $0.vectors(of: id, model: identity) }.first)
             let cosine = zip(vector, stored.vector).reduce(Float(0)) { $0 + $1.0 * $1.1 }
-            #expect(cosine >= 0.999, "#\(id): cosine \(cosine)")
+            // 0.99, not more: vectors made in int8 and in float32 (a processor without VNNI) from
+            // the same int8 weights differ by up to that (docs/int8.md).
+            #expect(cosine >= 0.99, "#\(id): cosine \(cosine)")
             compared += 1
         }
         #expect(compared >= 20, "only \(compared) fixture comics have the snapshot's text")
@@ -307,15 +309,24 @@ struct PassageRankingTests {
     }
 
     /// A passage that names what #2207 (Math Work) is about in its title's words, among words
-    /// another comic shares more of: the whole title held puts it first, and without that
-    /// weight it is not.
+    /// another comic (#1608) shares more of: the whole title held lifts it to the top two, level
+    /// with #1608 (their scores differ by 0.6 %, so which is first depends on the last digits of
+    /// the model's vectors: the int8 model put #1608 ahead by 0.006), and it is far further
+    /// behind the first without that weight.
     @Test func aPassageHoldingAComicsWholeTitleRanksItFirst() async throws {
         let passage =
             "I keep asking the kids to show their math work on the homework, and they keep writing just the answer."
-        let found = try await ids(passage)
-        #expect(found.first == 2207, "\(found)")
-        let withoutTitles = try await ids(passage, titleWeight: 0)
-        #expect(withoutTitles.first != 2207, "\(withoutTitles)")
+        func behindTheFirst(titleWeight: Double?) async throws -> (rank: Int, gap: Double) {
+            var settings = RelevantSettings()
+            if let titleWeight { settings.titleWeight = titleWeight }
+            let results = try await engine().relevant(to: passage, settings: settings).results
+            let rank = try #require(results.firstIndex { $0.id == 2207 }, "\(results.map(\.id))")
+            return (rank, results[0].score - results[rank].score)
+        }
+        let held = try await behindTheFirst(titleWeight: nil)
+        #expect(held.rank <= 1 && held.gap < 0.01, "\(held)")
+        let notHeld = try await behindTheFirst(titleWeight: 0)
+        #expect(notHeld.gap > held.gap + 0.1, "with the title's weight \(held), without \(notHeld)")
     }
 
     /// A comic that other comics' explanations link to gains the link weight, scaled by how many

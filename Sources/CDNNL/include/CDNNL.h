@@ -14,7 +14,8 @@
     X(engine_create) X(engine_destroy) X(stream_create) X(stream_wait) X(stream_destroy) \
     X(memory_desc_init_by_strides) X(memory_desc_get_size) X(memory_create) X(memory_destroy) \
     X(matmul_desc_init) X(softmax_forward_desc_init) \
-    X(post_ops_create) X(post_ops_append_sum) X(post_ops_append_eltwise) X(post_ops_destroy) \
+    X(post_ops_create) X(post_ops_append_sum) X(post_ops_append_eltwise) X(post_ops_append_binary) \
+    X(post_ops_destroy) X(primitive_attr_set_zero_points) X(get_effective_cpu_isa) \
     X(primitive_attr_create) X(primitive_attr_set_post_ops) X(primitive_attr_set_output_scales) \
     X(primitive_attr_set_scratchpad_mode) X(primitive_attr_destroy) \
     X(primitive_desc_create) X(primitive_desc_query_md) X(primitive_desc_destroy) \
