@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 SETS = ",".join(f"Benchmarks/Relevance/{name}" for name in
                 ["situations.tsv", "situations-2.tsv", "situations-3.tsv", "situations-4.tsv",
-                 "situations-5.tsv"])
+                 "situations-5.tsv", "situations-6.tsv"])
 GRIDS = {
     "small": {"--passage-words": [12, 20, 30], "--passage-weight": [0.2, 0.3, 0.45],
               "--title-weight": [0.1, 0.2, 0.3], "--link-weight": [0.0, 0.15, 0.3]},

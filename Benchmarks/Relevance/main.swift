@@ -5,7 +5,7 @@
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
 //        [--feedback 0] [--feedback-weight 0.5]]
-//       [--half odd|even] [--folds K] [--dump]
+//       [--half odd|even] [--folds K] [--dump] [--candidates]
 //
 // `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
 // its settings from the `--passage-…` options. `--half odd` keeps the rows on odd line numbers of
@@ -204,7 +204,8 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
     var correction = ""
     if arguments.contains("--relevant") {
         let results = try engine.relevant(
-            to: query, limit: below == nil && !deep ? 10 : 200, settings: relevantSettings)
+            to: query, limit: below == nil && !deep ? (arguments.contains("--candidates") ? 50 : 10) : 200,
+            settings: relevantSettings)
         if deep {
             let deepRank = results.results.firstIndex { relevant.contains($0.id) }.map { String($0 + 1) } ?? "-"
             print("deep\t\(lineNumber)\t\(kind)\t\(deepRank)")
@@ -214,6 +215,23 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
             exit(1)
         }
         found = Array(results.results.filter { $0.id <= below ?? .max }.prefix(10).map { ($0.id, $0.title) })
+        // `--candidates`: every comic ranked for the row with what a learned ranker could read
+        // (scripts/ranker/), a line each: the file's line, the source, the kind, whether it is
+        // the comic linked, its rank, fused score, cosine, title held, explanations linking to
+        // it, words shared, the passage's words, a sentence matched, its number and year.
+        if arguments.contains("--candidates") {
+            let passageWords = results.words.count
+            for (index, comic) in results.results.enumerated() {
+                let fields: [String] = [
+                    "cand", String(lineNumber), columns.count > 4 ? columns[4] : "", kind,
+                    relevant.contains(comic.id) ? "1" : "0", String(index + 1), String(comic.score),
+                    String(comic.similarity ?? 0), comic.holdsTitle ? "1" : "0", String(comic.linkedFrom),
+                    String(comic.words.count), String(passageWords), comic.sentence == nil ? "0" : "1",
+                    String(comic.id), String(comic.date.year),
+                ]
+                print(fields.joined(separator: "\t"))
+            }
+        }
         // `--dump`: what a confidence word could be read from, a line a row (docs/ranking.md):
         // the file's line, the source, the kind, the rank, the first two scores and the first's
         // cosine.
