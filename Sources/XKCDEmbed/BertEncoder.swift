@@ -261,17 +261,8 @@ struct BertEncoder: Sendable {
             // text's vector does not depend on what else is in the pass; the table of each row's
             // scale times each column's turns the integer product back into floats.
             for row in 0..<rows {
-                let (values, codes) = (input + row * inputs, quantized + row * inputs)
-                var largest: Float = 0
-                for column in 0..<inputs { largest = max(largest, abs(values[column] * scales.input[column])) }
-                let step = largest > 0 ? largest / 127 : 1
-                let inverse = 1 / step
-                for column in 0..<inputs {
-                    // Clamped, and NaN (from broken weights, which the model's check then refuses)
-                    // taken as 0, so that the conversion to an integer cannot trap.
-                    let code = (values[column] * scales.input[column] * inverse).rounded()
-                    codes[column] = UInt8(Int32(code.isNaN ? 0 : min(max(code, -127), 127)) + 128)
-                }
+                let step = quantizeRow(
+                    input + row * inputs, scaledBy: scales.input, count: inputs, into: quantized + row * inputs)
                 let rowScales = scaleTable + row * outputs
                 for column in 0..<outputs { rowScales[column] = step * scales.weight[column] }
             }
