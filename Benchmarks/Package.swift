@@ -76,6 +76,11 @@ let package = Package(
             path: "EmbedOnce"
         ),
         .executableTarget(
+            name: "EmbedAgreement",
+            dependencies: [.product(name: "XKCDEmbed", package: "xkcd-search")],
+            path: "EmbedAgreement"
+        ),
+        .executableTarget(
             name: "Search",
             dependencies: [
                 "BenchmarkSupport",
