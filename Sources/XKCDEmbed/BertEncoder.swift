@@ -117,10 +117,6 @@ struct BertEncoder: Sendable {
         let products = try MatrixProducts(
             hidden: hidden, heads: configuration.headCount, inner: inner, int8: int8 && arithmetic == .fastest)
         let converted = ConvertedFloats(file)
-        if int8, !products.usesInt8 {
-            converted.reserveWidened(
-                floats: configuration.layerCount * hidden * (3 * hidden + hidden + 2 * inner))
-        }
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
             let bias = converted.floats(try file.tensor("\(name).bias", shape: [outputs]))
             guard int8 else {
@@ -371,9 +367,12 @@ private final class ConvertedFloats: @unchecked Sendable {
     // @unchecked: filled while the encoder is made, only read after.
     private let file: ModelFile
     private var copies: [UnsafeMutablePointer<Float>] = []
-    /// One mapping for every widened weight, in 2 MB pages where the kernel gives them: 42 MB
-    /// of fresh memory in 4 KB pages was 10,700 page faults in every process that widens.
-    private var arena: (base: UnsafeMutableRawPointer, length: Int, used: Int)?
+    /// Mappings the widened weights are carved from, in 2 MB pages where the kernel gives them:
+    /// 42 MB of fresh memory in 4 KB pages was 10,700 page faults in every process that widens.
+    private var arenas: [(base: UnsafeMutableRawPointer, length: Int)] = []
+    private var arenaUsed = 0
+    /// What one arena maps: pages never written cost no memory, so the last one's tail is free.
+    private static let arenaLength = 16 << 20
 
     init(_ file: ModelFile) {
         self.file = file
@@ -381,31 +380,30 @@ private final class ConvertedFloats: @unchecked Sendable {
 
     deinit {
         for copy in copies { copy.deallocate() }
-        if let arena { munmap(arena.base, arena.length) }
+        for arena in arenas { munmap(arena.base, arena.length) }
     }
 
-    /// Maps room for `floats` widened weights at once, asking for huge pages (without them, or
-    /// if the mapping fails, each matrix is allocated on its own).
-    func reserveWidened(floats: Int) {
-        let hugePage = 2 << 20
-        let length = (floats * MemoryLayout<Float>.stride + hugePage - 1) / hugePage * hugePage
-        guard let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-            base != MAP_FAILED
-        else { return }
-        _ = madvise(base, length, MADV_HUGEPAGE)
-        arena = (base, length, 0)
-    }
-
-    /// Room for `count` floats: from the arena while it lasts.
+    /// Room for `count` floats, 64-byte aligned, from the current arena or a new one (or from
+    /// the allocator if the mapping fails).
     private func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
         let bytes = (count * MemoryLayout<Float>.stride + 63) / 64 * 64
-        if let (base, length, used) = arena, used + bytes <= length {
-            arena = (base, length, used + bytes)
-            return (base + used).bindMemory(to: Float.self, capacity: count)
+        if arenas.last.map({ arenaUsed + bytes > $0.length }) ?? true {
+            let hugePage = 2 << 20
+            let length = max(Self.arenaLength, (bytes + hugePage - 1) / hugePage * hugePage)
+            if let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+                base != MAP_FAILED
+            {
+                _ = madvise(base, length, MADV_HUGEPAGE)
+                arenas.append((base, length))
+                arenaUsed = 0
+            } else {
+                let copy = UnsafeMutablePointer<Float>.allocate(capacity: count)
+                copies.append(copy)
+                return copy
+            }
         }
-        let copy = UnsafeMutablePointer<Float>.allocate(capacity: count)
-        copies.append(copy)
-        return copy
+        defer { arenaUsed += bytes }
+        return (arenas[arenas.count - 1].base + arenaUsed).bindMemory(to: Float.self, capacity: count)
     }
 
     /// The int8 `weight` as float32, `[inputs, outputs]`: each value times its column's scale and

@@ -55,9 +55,9 @@ public final class SentenceEncoder: Sendable {
     ///
     /// - Throws: as ``init(modelDirectory:)``; no vectors come from weights that fail the check.
     public static func open(
-        modelDirectory: URL, embedding texts: [String], arithmetic: Arithmetic = .fastest
+        modelDirectory: URL, embedding texts: [String]
     ) throws(EmbedError) -> (encoder: SentenceEncoder, vectors: [[Float]]) {
-        let encoder = try SentenceEncoder(uncheckedAt: modelDirectory, arithmetic: arithmetic)
+        let encoder = try SentenceEncoder(uncheckedAt: modelDirectory, arithmetic: .fastest)
         let vectors = try encoder.checkedEmbeddings(forTokenIDs: texts.map(encoder.tokenIDs(for:)))
         return (encoder, vectors)
     }

@@ -313,7 +313,7 @@ struct PassageRankingTests {
     /// with #1608 (their scores differ by 0.6 %, so which is first depends on the last digits of
     /// the model's vectors: the int8 model put #1608 ahead by 0.006), and it is far further
     /// behind the first without that weight.
-    @Test func aPassageHoldingAComicsWholeTitleRanksItFirst() async throws {
+    @Test func aPassageHoldingAComicsWholeTitleLiftsItToTheTop() async throws {
         let passage =
             "I keep asking the kids to show their math work on the homework, and they keep writing just the answer."
         func behindTheFirst(titleWeight: Double?) async throws -> (rank: Int, gap: Double) {
