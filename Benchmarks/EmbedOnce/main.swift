@@ -1,5 +1,5 @@
-// One embedding as a whole process: start, map the model, embed the text given, print the
-// vector's first components. Timed by hyperfine for the figures of docs/semantic-search.md (the
+// One embedding as a whole process: start, map the model, embed the text given (in the pass that
+// checks the model, as a one-shot search does), print the vector's first components. Timed by hyperfine for the figures of docs/semantic-search.md (the
 // start-up cost of the model, the matrix libraries, the weight layouts); built like the release.
 // With a repeat count, it embeds the text that many times more and prints the median and the
 // 99th percentile of those, a quick in-process figure beside the Embed benchmark's. With a thread
@@ -22,8 +22,9 @@ guard let directory = SentenceEncoder.locateModel() else {
     exit(1)
 }
 do {
-    let encoder = try SentenceEncoder(modelDirectory: directory)
-    let vector = encoder.embedding(for: arguments[1])
+    // Opened and checked in the same pass as the text is embedded, as a one-shot search does.
+    let (encoder, vectors) = try SentenceEncoder.open(modelDirectory: directory, embedding: [arguments[1]])
+    let vector = vectors[0]
     print(encoder.identity, vector.prefix(4).map { String(format: "%.5f", $0) }.joined(separator: " "))
     if threads > 0 {
         let text = arguments[1]

@@ -1,5 +1,6 @@
 import CDNNL
 import Foundation
+import Synchronization
 
 /// The shape of a BERT encoder, from the model's `config.json`.
 struct BertConfiguration: Decodable, Sendable {
@@ -80,7 +81,10 @@ struct BertEncoder: Sendable {
     private let embeddingNorm: LayerNorm
     private let layers: [Layer]
     private let products: MatrixProducts
-    private let converted: ConvertedFloats
+    private let converted: ConvertedWeights
+    /// Whether the int8 weights are read as stored or packed into oneDNN's own layout (nil: never
+    /// packed, for float32 or as ``Arithmetic/int8WeightsAsStored`` asks).
+    private let packing: WeightPacking?
 
     /// What `__metadata__`'s `dense_weights` says when the dense layers' weights are stored
     /// `[inputs, outputs]` as floats, with Q, K and V as one matrix: oneDNN reads them as they
@@ -115,8 +119,8 @@ struct BertEncoder: Sendable {
             )
         }
         let products = try MatrixProducts(
-            hidden: hidden, heads: configuration.headCount, inner: inner, int8: int8 && arithmetic == .fastest)
-        let converted = ConvertedFloats(file)
+            hidden: hidden, heads: configuration.headCount, inner: inner, int8: int8 && arithmetic != .float32)
+        let converted = ConvertedWeights(file)
         func linear(_ name: String, outputs: Int, inputs: Int) throws(EmbedError) -> Linear {
             let bias = converted.floats(try file.tensor("\(name).bias", shape: [outputs]))
             guard int8 else {
@@ -174,10 +178,18 @@ struct BertEncoder: Sendable {
         self.layers = layers
         self.converted = converted
         self.products = products
+        packing = products.usesInt8 && arithmetic == .fastest ? WeightPacking() : nil
     }
 
     /// Whether the dense layers' products run in int8 (or in float32).
     var runsInt8: Bool { products.usesInt8 }
+
+    var readsPackedWeights: Bool {
+        packing?.state.withLock { state in
+            if case .packed = state { return true }
+            return false
+        } ?? false
+    }
 
     /// The last layer's hidden states of each sequence of `sequences`, one row of `hiddenSize`
     /// floats per token, summed over its rows: the mean pooling's numerator, all the caller needs.
@@ -191,7 +203,8 @@ struct BertEncoder: Sendable {
         let longest = sequences.map(\.count).max() ?? 0
         let hidden = configuration.hiddenSize
         let inner = configuration.intermediateSize
-        let dense = products.dense(rows: rows)
+        let (layers, packed) = layersForThisPass()
+        let dense = products.dense(rows: rows, packed: packed)
         let attentions = sequences.map { products.attention(rows: $0.count) }
         let run = products.run(scratchBytes: attentions.map(\.scratchBytes).reduce(dense.scratchBytes, max))
         // Where each sequence's rows start.
@@ -336,6 +349,57 @@ struct BertEncoder: Sendable {
     }
 
     /// Layer norm of each row in place: zero mean, unit variance, then the learned scale and shift.
+    /// The layers a pass reads, and whether their int8 weights are packed. oneDNN's int8 kernel
+    /// copies weights stored `[inputs, outputs]` into its own layout on every product, half of a
+    /// short query's time (docs/int8.md); packed once, they are read as they are. Packing costs
+    /// about 8 ms (10.6 MB copied into fresh memory), more than a one-shot search's single pass
+    /// saves, so the weights are packed at a process's second pass: the REPL, the server and the
+    /// indexer pay once, a one-shot search never.
+    private func layersForThisPass() -> (layers: [Layer], packed: Bool) {
+        guard let packing else { return (layers, false) }
+        return packing.state.withLock { state in
+            switch state {
+            case .unused:
+                state = .passedOnce
+                return (layers, false)
+            case .passedOnce:
+                guard let packed = packedLayers() else {
+                    state = .asStored
+                    return (layers, false)
+                }
+                state = .packed(packed)
+                return (packed, true)
+            case .packed(let packed): return (packed, true)
+            case .asStored: return (layers, false)
+            }
+        }
+    }
+
+    /// The layers with their int8 weights packed, or nil where oneDNN wants another layout than
+    /// the one ``VNNIWeights`` packs (its AVX2-VNNI kernel reads them as stored).
+    private func packedLayers() -> [Layer]? {
+        let (hidden, inner) = (configuration.hiddenSize, configuration.intermediateSize)
+        func packed(_ linear: Linear, inputs: Int, outputs: Int) -> Linear? {
+            guard let bytes = products.packedWeightsByteCount(inputs: inputs, outputs: outputs) else { return nil }
+            let weights = converted.packed(
+                linear.weight.assumingMemoryBound(to: Int8.self), inputs: inputs, outputs: outputs, byteCount: bytes)
+            return Linear(weight: weights, bias: linear.bias, scales: linear.scales)
+        }
+        var packedLayers: [Layer] = []
+        for layer in layers {
+            guard let queryKeyValue = packed(layer.queryKeyValue, inputs: hidden, outputs: 3 * hidden),
+                let attentionOutput = packed(layer.attentionOutput, inputs: hidden, outputs: hidden),
+                let intermediate = packed(layer.intermediate, inputs: hidden, outputs: inner),
+                let output = packed(layer.output, inputs: inner, outputs: hidden)
+            else { return nil }
+            packedLayers.append(
+                Layer(
+                    queryKeyValue: queryKeyValue, attentionOutput: attentionOutput, attentionNorm: layer.attentionNorm,
+                    intermediate: intermediate, output: output, outputNorm: layer.outputNorm))
+        }
+        return packedLayers
+    }
+
     private func normalize(_ matrix: UnsafeMutablePointer<Float>, rows: Int, with norm: LayerNorm) {
         let width = configuration.hiddenSize
         let epsilon = configuration.layerNormEpsilon
@@ -361,74 +425,15 @@ struct BertEncoder: Sendable {
     }
 }
 
-/// The layers' tensors as float32: the mapped bytes when the file stores float32 (the `mixed` and
-/// `int8` layouts), else a copy converted once, when the model is loaded, and kept with it.
-private final class ConvertedFloats: @unchecked Sendable {
-    // @unchecked: filled while the encoder is made, only read after.
-    private let file: ModelFile
-    private var copies: [UnsafeMutablePointer<Float>] = []
-    /// Mappings the widened weights are carved from, in 2 MB pages where the kernel gives them:
-    /// 42 MB of fresh memory in 4 KB pages was 10,700 page faults in every process that widens.
-    private var arenas: [(base: UnsafeMutableRawPointer, length: Int)] = []
-    private var arenaUsed = 0
-    /// What one arena maps: pages never written cost no memory, so the last one's tail is free.
-    private static let arenaLength = 16 << 20
-
-    init(_ file: ModelFile) {
-        self.file = file
+/// When the int8 weights are packed (``BertEncoder/layersForThisPass()``).
+private final class WeightPacking: Sendable {
+    enum State {
+        case unused
+        case passedOnce
+        case packed([BertEncoder.Layer])
+        /// oneDNN wants another layout here: the weights are read as stored.
+        case asStored
     }
 
-    deinit {
-        for copy in copies { copy.deallocate() }
-        for arena in arenas { munmap(arena.base, arena.length) }
-    }
-
-    /// Room for `count` floats, 64-byte aligned, from the current arena or a new one (or from
-    /// the allocator if the mapping fails).
-    private func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
-        let bytes = (count * MemoryLayout<Float>.stride + 63) / 64 * 64
-        if arenas.last.map({ arenaUsed + bytes > $0.length }) ?? true {
-            let hugePage = 2 << 20
-            let length = max(Self.arenaLength, (bytes + hugePage - 1) / hugePage * hugePage)
-            if let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
-                base != MAP_FAILED
-            {
-                _ = madvise(base, length, MADV_HUGEPAGE)
-                arenas.append((base, length))
-                arenaUsed = 0
-            } else {
-                let copy = UnsafeMutablePointer<Float>.allocate(capacity: count)
-                copies.append(copy)
-                return copy
-            }
-        }
-        defer { arenaUsed += bytes }
-        return (arenas[arenas.count - 1].base + arenaUsed).bindMemory(to: Float.self, capacity: count)
-    }
-
-    /// The int8 `weight` as float32, `[inputs, outputs]`: each value times its column's scale and
-    /// its input channel's, so that the float32 products take the inputs as they are.
-    func widened(
-        _ weight: Tensor, scales: BertEncoder.QuantizationScales, inputs: Int, outputs: Int
-    ) -> UnsafePointer<Float> {
-        let values = file.address(of: weight).assumingMemoryBound(to: Int8.self)
-        let copy = allocate(inputs * outputs)
-        for input in 0..<inputs {
-            for output in 0..<outputs {
-                copy[input * outputs + output] =
-                    Float(values[input * outputs + output]) * scales.weight[output] * scales.input[input]
-            }
-        }
-        return UnsafePointer(copy)
-    }
-
-    func floats(_ tensor: Tensor) -> UnsafePointer<Float> {
-        file.withFloats(tensor) { floats in
-            if tensor.dtype == .f32 { return floats }
-            let copy = UnsafeMutablePointer<Float>.allocate(capacity: tensor.count)
-            copy.initialize(from: floats, count: tensor.count)
-            copies.append(copy)
-            return UnsafePointer(copy)
-        }
-    }
+    let state = Mutex<State>(.unused)
 }

@@ -18,7 +18,12 @@ final class MatrixProducts: @unchecked Sendable {
     /// Whether the dense layers' products run in int8 (``Arithmetic``): the model's weights are
     /// int8 and this processor has VNNI instructions.
     let usesInt8: Bool
+    /// oneDNN's own layout for the int8 weights of each dense product's shape, where the encoder
+    /// packs them into it (``packedWeightsByteCount(inputs:outputs:)``); nil until first asked.
+    private let packedLayouts: Mutex<[Shape: dnnl_memory_desc_t]?>
+    /// The dense layers' primitives by number of rows, for weights as stored and packed.
     private let densePlans = Mutex<[Int: Dense]>([:])
+    private let packedDensePlans = Mutex<[Int: Dense]>([:])
     private let attentionPlans = Mutex<[Int: Attention]>([:])
 
     /// The dense layers' primitives over `rows` tokens: float32 products, or int8 products whose
@@ -78,6 +83,12 @@ final class MatrixProducts: @unchecked Sendable {
         deinit { _ = dnnl.primitive_destroy(primitive) }
     }
 
+    /// The number of inputs and outputs of a dense product.
+    struct Shape: Hashable {
+        let inputs: Int
+        let outputs: Int
+    }
+
     /// `int8` says whether the weights are int8 and the caller allows int8 arithmetic: it is used
     /// where the processor has VNNI (``runsInt8Fast``).
     ///
@@ -94,6 +105,60 @@ final class MatrixProducts: @unchecked Sendable {
         self.engine = engine
         (self.hidden, self.heads, self.inner) = (hidden, heads, inner)
         usesInt8 = int8 && Self.runsInt8Fast
+        packedLayouts = Mutex(usesInt8 ? nil : [:])
+    }
+
+    /// The bytes the int8 weights of a product of this shape take packed into oneDNN's layout
+    /// (``VNNIWeights/pack(_:inputs:outputs:into:)``); nil when they are to be read as stored.
+    /// Asked for the first time, it asks oneDNN which layouts it wants (a millisecond or two, which
+    /// a process that embeds once never pays).
+    func packedWeightsByteCount(inputs: Int, outputs: Int) -> Int? {
+        let layouts = packedLayouts.withLock { layouts in
+            if let layouts { return layouts }
+            var made: [Shape: dnnl_memory_desc_t] = [:]
+            for shape in [
+                Shape(inputs: hidden, outputs: 3 * hidden), Shape(inputs: hidden, outputs: hidden),
+                Shape(inputs: hidden, outputs: inner), Shape(inputs: inner, outputs: hidden),
+            ] {
+                made[shape] = packedLayout(shape)
+            }
+            layouts = made
+            return made
+        }
+        guard var layout = layouts[Shape(inputs: inputs, outputs: outputs)] else { return nil }
+        return dnnl.memory_desc_get_size(&layout)
+    }
+
+    /// The layout oneDNN's int8 product of this shape would read its weights in if it could choose
+    /// (`dnnl_format_tag_any`), when it is the one ``VNNIWeights`` packs: the weights stored as
+    /// `[inputs, outputs]` are copied into it on every product otherwise, half of a short query's
+    /// product time (docs/int8.md). The layout is the same for every number of rows; on a
+    /// processor where oneDNN chooses another (its AVX2-VNNI kernel reads them as stored), nil.
+    private func packedLayout(_ shape: Shape) -> dnnl_memory_desc_t? {
+        guard shape.inputs % VNNIWeights.inputBlock == 0, shape.outputs % VNNIWeights.outputBlock == 0 else {
+            return nil
+        }
+        var source = Self.plain([1, shape.inputs], dnnl_u8)
+        var destination = Self.plain([1, shape.outputs])
+        var chosen = Self.layout([shape.inputs, shape.outputs], dnnl_s8, dnnl_format_tag_any)
+        var descriptor = dnnl_matmul_desc_t()
+        check(dnnl.matmul_desc_init(&descriptor, &source, &chosen, nil, &destination), "matmul descriptor")
+        var attributes: dnnl_primitive_attr_t?
+        check(dnnl.primitive_attr_create(&attributes), "attributes")
+        defer { _ = dnnl.primitive_attr_destroy(attributes) }
+        var zeroPoint = Self.sourceZeroPoint
+        check(dnnl.primitive_attr_set_zero_points(attributes, DNNL_ARG_SRC, 1, 0, &zeroPoint), "zero point")
+        var description: dnnl_primitive_desc_t?
+        check(dnnl.primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
+        defer { _ = dnnl.primitive_desc_destroy(description) }
+        var weights = dnnl.primitive_desc_query_md(description, dnnl_query_weights_md, 0)!.pointee
+        var packed = Self.layout([shape.inputs, shape.outputs], dnnl_s8, VNNIWeights.formatTag)
+        packed.extra.flags |= UInt64(dnnl_memory_extra_flag_compensation_conv_asymmetric_src.rawValue)
+        packed.extra.asymm_compensation_mask = VNNIWeights.compensationMask
+        guard dnnl.memory_desc_equal(&weights, &packed) != 0,
+            dnnl.memory_desc_get_size(&packed) >= VNNIWeights.byteCount(inputs: shape.inputs, outputs: shape.outputs)
+        else { return nil }
+        return packed
     }
 
     /// Whether oneDNN's int8 products are fast and exact here: with VNNI (AVX-512 VNNI, or AVX-VNNI
@@ -109,13 +174,17 @@ final class MatrixProducts: @unchecked Sendable {
 
     deinit {
         densePlans.withLock { $0.removeAll() }
+        packedDensePlans.withLock { $0.removeAll() }
         attentionPlans.withLock { $0.removeAll() }
         _ = dnnl.engine_destroy(engine)
     }
 
-    /// The dense layers' primitives for `rows` tokens: made on first use, then kept.
-    func dense(rows: Int) -> Dense {
-        plan(rows, in: densePlans) { Dense(makeDense(rows: $0)) }
+    /// The dense layers' primitives for `rows` tokens, reading the int8 weights packed (where
+    /// ``packedWeightsByteCount(inputs:outputs:)`` gave a size) or as stored: made on first use,
+    /// then kept.
+    func dense(rows: Int, packed: Bool) -> Dense {
+        if packed { return plan(rows, in: packedDensePlans) { Dense(makeDense(rows: $0, packed: true)) } }
+        return plan(rows, in: densePlans) { Dense(makeDense(rows: $0, packed: false)) }
     }
 
     /// The attention's primitives for a sequence of `rows` tokens: made on first use, then kept.
@@ -137,8 +206,8 @@ final class MatrixProducts: @unchecked Sendable {
         }
     }
 
-    private func makeDense(rows: Int) -> [Primitive] {
-        if usesInt8 { return makeQuantizedDense(rows: rows) }
+    private func makeDense(rows: Int, packed: Bool) -> [Primitive] {
+        if usesInt8 { return makeQuantizedDense(rows: rows, packed: packed) }
         func linear(inputs: Int, outputs: Int, postOps: [PostOp]) -> Primitive {
             matmul(
                 source: plain([rows, inputs]),
@@ -163,13 +232,15 @@ final class MatrixProducts: @unchecked Sendable {
     /// `+ bias`, and GELU or `+ residual`. The scales are a full `[rows, outputs]` table: oneDNN
     /// 2.6 runs a `[rows, 1]` one in its reference kernel, 2,000 times slower. The residual is
     /// added into another buffer, not by `sum`, which falls to a reference kernel too.
-    private func makeQuantizedDense(rows: Int) -> [Primitive] {
+    private func makeQuantizedDense(rows: Int, packed: Bool) -> [Primitive] {
+        let layouts = packed ? (packedLayouts.withLock { $0 } ?? [:]) : [:]
         func linear(inputs: Int, outputs: Int, last: PostOp?) -> Primitive {
             let table = plain([rows, outputs])
             let postOps: [PostOp] = [.multiply(table), .add(plain([1, outputs]))] + (last.map { [$0] } ?? [])
+            let weights = layouts[Shape(inputs: inputs, outputs: outputs)] ?? plain([inputs, outputs], dnnl_s8)
             return matmul(
-                source: plain([rows, inputs], dnnl_u8), weights: plain([inputs, outputs], dnnl_s8), bias: nil,
-                destination: table, postOps: postOps, sourceZeroPoint: 128)
+                source: plain([rows, inputs], dnnl_u8), weights: weights, bias: nil,
+                destination: table, postOps: postOps, sourceZeroPoint: Self.sourceZeroPoint)
         }
         let residual = PostOp.add(plain([rows, hidden]))
         return [
@@ -179,6 +250,9 @@ final class MatrixProducts: @unchecked Sendable {
             linear(inputs: inner, outputs: hidden, last: residual),
         ]
     }
+
+    /// The u8 code that stands for 0 in the int8 products' quantised rows (``quantizeRow``).
+    static let sourceZeroPoint: Int32 = 128
 
     /// The argument of the binary post-op at `index` of a primitive's post-ops (oneDNN's
     /// `DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1`, a macro Swift cannot call).
@@ -287,6 +361,20 @@ final class MatrixProducts: @unchecked Sendable {
 
     /// A row-major matrix (or stack of matrices) of float32, or of `type`.
     private func plain(_ dimensions: [Int], _ type: dnnl_data_type_t = dnnl_f32) -> dnnl_memory_desc_t {
+        Self.plain(dimensions, type)
+    }
+
+    /// A matrix of `type` in one of oneDNN's named layouts (or `dnnl_format_tag_any`: its choice).
+    private static func layout(
+        _ dimensions: [Int], _ type: dnnl_data_type_t, _ tag: dnnl_format_tag_t
+    ) -> dnnl_memory_desc_t {
+        var descriptor = dnnl_memory_desc_t()
+        let dims = dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count)
+        check(dnnl.memory_desc_init_by_tag(&descriptor, Int32(dimensions.count), dims, type, tag), "memory layout")
+        return descriptor
+    }
+
+    private static func plain(_ dimensions: [Int], _ type: dnnl_data_type_t = dnnl_f32) -> dnnl_memory_desc_t {
         let strides = dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) }
         var descriptor = dnnl_memory_desc_t()
         // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.

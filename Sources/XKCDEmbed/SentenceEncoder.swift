@@ -21,8 +21,12 @@ public final class SentenceEncoder: Sendable {
     /// vectors stored with one identity are comparable only with vectors of the same identity.
     public let identity: String
     /// Whether the encoder's dense layers run in int8: the model's weights are int8, this
-    /// processor has VNNI instructions and ``Arithmetic/fastest`` was asked for.
+    /// processor has VNNI instructions and ``Arithmetic/float32`` was not asked for.
     public var runsInt8: Bool { encoder.runsInt8 }
+    /// Whether the int8 products now read their weights packed into oneDNN's layout, as they do
+    /// from an encoder's second pass over the weights on (with ``Arithmetic/fastest``, on a
+    /// processor whose oneDNN kernel wants that layout).
+    public var readsPackedWeights: Bool { encoder.readsPackedWeights }
     /// The length of every embedding (384).
     public var dimensions: Int { encoder.configuration.hiddenSize }
     /// Tokens the model reads, [CLS] and [SEP] included (sentence_bert_config.json's
@@ -359,4 +363,7 @@ public enum Arithmetic: Sendable {
     case fastest
     /// Always the weights widened to float32: to compare the two (Benchmarks/Embed, the tests).
     case float32
+    /// As ``fastest``, but the int8 products read the weights as stored, which oneDNN copies into
+    /// its own layout on every product, rather than packed into it once at load: to compare.
+    case int8WeightsAsStored
 }

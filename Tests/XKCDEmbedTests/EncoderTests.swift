@@ -127,6 +127,29 @@ func cosine(_ a: [Float], _ b: [Float]) -> Float {
         #expect(lowest >= referenceCosineBound, "lowest cosine \(lowest)")
     }
 
+    /// From its second pass on, an encoder reads its int8 weights packed into oneDNN's layout
+    /// (packed by the project's own loop, docs/int8.md): the vectors are those of the weights as
+    /// stored, to the bit, on every text and on a batch of them. A wrong place for one weight, or
+    /// a wrong column sum, would move every vector.
+    @Test func packedWeightsMakeTheVectorsOfTheStoredOnes() throws {
+        let directory = try realModelDirectory()
+        let texts = Reference.shared.cases.map(\.text)
+        let asStored = try SentenceEncoder(modelDirectory: directory, arithmetic: .int8WeightsAsStored)
+        // One pass (the check's, with a text, as a one-shot search makes) reads the weights as
+        // stored; the next packs them.
+        let (packing, first) = try SentenceEncoder.open(modelDirectory: directory, embedding: [texts[0]])
+        #expect(!packing.readsPackedWeights)
+        let packed = texts.map { packing.embedding(for: $0) }
+        #expect(packing.readsPackedWeights == (try processorHasVNNI()))
+        #expect(!asStored.readsPackedWeights)
+        let expected = texts.map { asStored.embedding(for: $0) }
+        #expect(first == [expected[0]])
+        for (index, text) in texts.enumerated() {
+            #expect(packed[index] == expected[index], "text \(index): \(text.prefix(40))")
+        }
+        #expect(packing.embeddings(for: texts) == asStored.embeddings(for: texts))
+    }
+
     /// Unrelated texts are far apart and a paraphrase is near: the vectors carry meaning, not noise
     /// that happens to match.
     @Test func paraphrasesAreCloserThanUnrelatedTexts() throws {

@@ -12,7 +12,7 @@
 // The functions XKCDEmbed calls, without their `dnnl_` prefix.
 #define XKCD_DNNL_FUNCTIONS(X) \
     X(engine_create) X(engine_destroy) X(stream_create) X(stream_wait) X(stream_destroy) \
-    X(memory_desc_init_by_strides) X(memory_desc_get_size) X(memory_create) X(memory_destroy) \
+    X(memory_desc_init_by_strides) X(memory_desc_init_by_tag) X(memory_desc_equal) X(memory_desc_get_size) X(memory_create) X(memory_destroy) \
     X(matmul_desc_init) X(softmax_forward_desc_init) \
     X(post_ops_create) X(post_ops_append_sum) X(post_ops_append_eltwise) X(post_ops_append_binary) \
     X(post_ops_destroy) X(primitive_attr_set_zero_points) X(get_effective_cpu_isa) \
