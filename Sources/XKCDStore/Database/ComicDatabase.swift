@@ -14,6 +14,7 @@ import XKCDModel
 public struct ComicDatabase: Sendable {
     let writer: any DatabaseWriter
     let rankingCache = RankingCache()
+    let vectorCache = VectorCache()
 
     /// How a process holds the index file (in XKCDFiles, so that a command can choose without
     /// importing the store).

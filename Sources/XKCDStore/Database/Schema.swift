@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v12-image-part-hashes"
+    static let latestMigration = "v13-vectors-version"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -220,13 +220,30 @@ enum Schema {
         // Several hashes a comic: its whole image's, its panels' and those of an animation's
         // later frames (``PerceptualHash/hashes(of:)``), so that a crop or a screenshot is found
         // too. The next `index --images` hashes every kept image again.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v12-image-part-hashes") { db in
             try db.drop(table: "imageHash")
             try db.create(table: "imageHash") { t in
                 t.column("comicID", .integer).notNull()
                 t.column("imageURL", .text).notNull()
                 t.column("hash", .integer).notNull()
                 t.primaryKey(["comicID", "hash"])
+            }
+        }
+        // A version of the sentence vectors that every insert, update and delete raises, by
+        // triggers, so that whatever writes them (this process, another, or another program)
+        // tells a process that keeps them in memory (``VectorCache``) to read them again.
+        migrator.registerMigration(latestMigration) { db in
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO setting(key, value) VALUES ('\(Setting.vectorsVersion.rawValue)', '0')")
+            for (name, change) in [("Insert", "INSERT"), ("Update", "UPDATE"), ("Delete", "DELETE")] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER comicVector\(name)RaisesVersion AFTER \(change) ON comicVector
+                        BEGIN
+                          UPDATE setting SET value = CAST(value AS INTEGER) + 1
+                          WHERE key = '\(Setting.vectorsVersion.rawValue)';
+                        END
+                        """)
             }
         }
         return migrator

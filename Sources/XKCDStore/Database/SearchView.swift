@@ -19,15 +19,16 @@ extension ComicDatabase {
     public struct SearchView {
         let db: Database
         let rankingCache: RankingCache
+        let vectorCache: VectorCache
     }
 
     /// Runs `body` with a view of the index, in one read transaction.
     ///
     /// - Throws: `StoreError` when the index can't be read, and whatever `body` throws.
     public func reading<T: Sendable>(_ body: @Sendable (SearchView) throws -> T) throws -> T {
-        let cache = rankingCache
+        let (cache, vectors) = (rankingCache, vectorCache)
         do {
-            return try writer.read { db in try body(SearchView(db: db, rankingCache: cache)) }
+            return try writer.read { db in try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors)) }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
         }
@@ -37,8 +38,8 @@ extension ComicDatabase {
     /// (``readTermScores(for:weights:)``, ``readComicIDs(matching:)``,
     /// ``readCommonWords(startingWith:limit:)``) are each one read.
     func searchView<T: Sendable>(_ body: @Sendable (SearchView) throws(StoreError) -> T) throws(StoreError) -> T {
-        let cache = rankingCache
-        return try read { db in try body(SearchView(db: db, rankingCache: cache)) }
+        let (cache, vectors) = (rankingCache, vectorCache)
+        return try read { db in try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors)) }
     }
 }
 

@@ -13,6 +13,9 @@ enum Setting: String, Sendable {
     case explanationsNeedParsing
     /// Which state of the documents the ranking index was built for (``DocumentLengths``).
     case rankingGeneration
+    /// A number that every change to the sentence vectors raises (triggers on `comicVector`), so
+    /// that vectors kept in memory are known to be current (``VectorCache``).
+    case vectorsVersion
 }
 
 extension ComicDatabase {

@@ -120,7 +120,8 @@ extension ComicDatabase.SearchView {
     ///
     /// Vectors are unit length, so the cosine is their dot product. Every vector is read: for
     /// three thousand comics a scan takes about as long as one lookup of a common word, and
-    /// it needs no second index to keep in step.
+    /// it needs no second index to keep in step. A process that scans the same vectors again
+    /// keeps them in memory (``VectorCache``).
     ///
     /// ```sql
     /// SELECT comicID, vector FROM comicVector WHERE model = ?
@@ -145,6 +146,20 @@ extension ComicDatabase.SearchView {
     func forEachSimilarity(
         to query: [Float], model: String, inPassageOrder: Bool = false, _ body: (Int, Float) -> Void
     ) throws {
+        if let kept = try vectorCache.vectors(model: model, dimensions: query.count, db) {
+            // In the order of comic and passage, which is passage order too.
+            query.withUnsafeBufferPointer { query in
+                kept.values.withUnsafeBytes { values in
+                    let bytesPerVector = query.count * MemoryLayout<Float>.size
+                    for (index, id) in kept.comicIDs.enumerated() {
+                        let vector = UnsafeRawBufferPointer(
+                            rebasing: values[index * bytesPerVector..<(index + 1) * bytesPerVector])
+                        body(id, Self.dot(query, vector))
+                    }
+                }
+            }
+            return
+        }
         let order = inPassageOrder ? " ORDER BY comicID, passage" : ""
         let statement = try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ?" + order)
         try query.withUnsafeBufferPointer { query in
