@@ -278,11 +278,15 @@ relevance: deps model
 
 # Whole-process search time against the sqlite3 shell on the same index, against the least a
 # Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release), and
-# against one with SQLite alone (Benchmarks/SQLiteFloor).
+# against one with SQLite alone (Benchmarks/SQLiteFloor); then embedding a query in process, int8
+# and float32, beside ONNX Runtime's (scripts/compare-embedding.sh, `make anchor`).
 compare: build test-deps
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
+	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product EmbedOnce
 	scripts/compare-sqlite3.sh $(DB)
+	XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" scripts/compare-embedding.sh .build-floor/release/EmbedOnce
+	$(MAKE) --no-print-directory anchor
 
 # ONNX Runtime fp32 and int8 embedding the same three queries as Benchmarks/Embed, one thread
 # (scripts/onnx-anchor.py: the model's graph built without PyTorch), figures in docs/int8.md.

@@ -114,7 +114,8 @@ struct ReadOnlyIndexTests {
             let older = try await runTool([
                 "sqlite3", db,
                 "DROP TABLE comicVector; DROP TABLE imageHash; DELETE FROM grdb_migrations WHERE identifier IN "
-                    + "('v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes', 'v12-image-part-hashes');",
+                    + "('v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes', 'v12-image-part-hashes', "
+                    + "'v13-vectors-version');",
             ])
             #expect(older.status == 0, "\(older.output)")
             let before = try Data(contentsOf: URL(fileURLWithPath: db))
