@@ -71,6 +71,20 @@ if let count = option("--embed-passages").flatMap(Int.init) {
     }
     print("embedded \(report.embedded) comics (\(report.current) current) in \(ContinuousClock.now - started)")
 }
+// `--query-adapter FILE`: each query's vector mapped by the matrix in FILE (``QueryAdapter``);
+// `{fold}` in FILE stands for the row's fold (with `--folds`), so that each fold is ranked with
+// an adapter learned without it (scripts of the study: docs/ranking.md).
+let adapterPath = option("--query-adapter")
+var adapters: [Int: QueryAdapter] = [:]
+@MainActor func adapter(forFold fold: Int?) throws -> QueryAdapter? {
+    guard let adapterPath else { return nil }
+    let key = adapterPath.contains("{fold}") ? (fold ?? -1) : -1
+    if let known = adapters[key] { return known }
+    let made = try QueryAdapter(
+        contentsOf: adapterPath.replacingOccurrences(of: "{fold}", with: String(key)), dimensions: 384)
+    adapters[key] = made
+    return made
+}
 // `--combine best|head|mean2|mean3|head0.5`: how a comic's passages make its similarity.
 switch option("--combine") {
 case "head": engine.passageCombination = .head
@@ -200,6 +214,8 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
     let kind = columns[2]
     if let below, !relevant.contains(where: { $0 <= below }) { continue }
     let queryStart = clock.now
+    engine.queryAdapter = try adapter(
+        forFold: folds.map { fold(ofSource: columns.count > 4 ? columns[4] : query, in: $0) })
     let found: [(id: Int, title: String)]
     var correction = ""
     if arguments.contains("--relevant") {

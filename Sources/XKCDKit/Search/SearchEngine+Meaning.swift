@@ -115,7 +115,7 @@ extension SearchEngine {
         // NaN from weights damaged where only some words reach them (the check when the model
         // was opened embeds one known text).
         guard vectors.allSatisfy(ComicVector.isUnitLength) else { throw SemanticSearchError.unusableEmbedding }
-        return (vectors, model)
+        return (queryAdapter.map { adapter in vectors.map(adapter.apply) } ?? vectors, model)
     }
 
     /// Each comic's cosine similarity (by number) to the nearest of `vectors`, and which of

@@ -38,6 +38,8 @@ public struct SearchEngine: Sendable {
     let sentenceModel: SentenceModel?
     /// How a comic's passages' similarities make its own (``PassageCombination``).
     public var passageCombination = PassageCombination.best
+    /// A linear map of each query's sentence vector (``QueryAdapter``); none unless measured.
+    public var queryAdapter: QueryAdapter?
     private let parser = QueryParser()
     /// Says at `info` how each search went: the query read, what ranked it and how long each
     /// step took (`-v`).
