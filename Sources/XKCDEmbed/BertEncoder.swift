@@ -221,7 +221,7 @@ struct BertEncoder: Sendable {
         var added = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
         let queryKeyValue = UnsafeMutablePointer<Float>.allocate(capacity: rows * 3 * hidden)
         let context = UnsafeMutablePointer<Float>.allocate(capacity: rows * hidden)
-        // The int8 products' quantised rows and their scales, as ``quantizedLinear`` fills them.
+        // The int8 products' quantised rows and their scales, as the int8 products' `linear` fills them.
         let quantized = UnsafeMutablePointer<UInt8>.allocate(capacity: runsInt8 ? rows * inner : 0)
         let scaleTable = UnsafeMutablePointer<Float>.allocate(capacity: runsInt8 ? rows * max(inner, 3 * hidden) : 0)
         let scores = UnsafeMutablePointer<Float>.allocate(capacity: configuration.headCount * longest * longest)
@@ -348,7 +348,6 @@ struct BertEncoder: Sendable {
         }
     }
 
-    /// Layer norm of each row in place: zero mean, unit variance, then the learned scale and shift.
     /// The layers a pass reads, and whether their int8 weights are packed. oneDNN's int8 kernel
     /// copies weights stored `[inputs, outputs]` into its own layout on every product, half of a
     /// short query's time (docs/int8.md); packed once, they are read as they are. Packing costs
@@ -400,6 +399,7 @@ struct BertEncoder: Sendable {
         return packedLayers
     }
 
+    /// Layer norm of each row in place: zero mean, unit variance, then the learned scale and shift.
     private func normalize(_ matrix: UnsafeMutablePointer<Float>, rows: Int, with norm: LayerNorm) {
         let width = configuration.hiddenSize
         let epsilon = configuration.layerNormEpsilon

@@ -143,15 +143,10 @@ final class MatrixProducts: @unchecked Sendable {
         var chosen = Self.layout([shape.inputs, shape.outputs], dnnl_s8, dnnl_format_tag_any)
         var descriptor = dnnl_matmul_desc_t()
         check(dnnl.matmul_desc_init(&descriptor, &source, &chosen, nil, &destination), "matmul descriptor")
-        var attributes: dnnl_primitive_attr_t?
-        check(dnnl.primitive_attr_create(&attributes), "attributes")
-        defer { _ = dnnl.primitive_attr_destroy(attributes) }
-        var zeroPoint = Self.sourceZeroPoint
-        check(dnnl.primitive_attr_set_zero_points(attributes, DNNL_ARG_SRC, 1, 0, &zeroPoint), "zero point")
-        var description: dnnl_primitive_desc_t?
-        check(dnnl.primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
-        defer { _ = dnnl.primitive_desc_destroy(description) }
-        var weights = dnnl.primitive_desc_query_md(description, dnnl_query_weights_md, 0)!.pointee
+        let withSourceZeroPoint: (dnnl_primitive_attr_t?) -> Void = { Self.setZeroPoint(Self.sourceZeroPoint, $0) }
+        var weights = withDescription(&descriptor, attributes: withSourceZeroPoint) { description in
+            dnnl.primitive_desc_query_md(description, dnnl_query_weights_md, 0)!.pointee
+        }
         var packed = Self.layout([shape.inputs, shape.outputs], dnnl_s8, VNNIWeights.formatTag)
         packed.extra.flags |= UInt64(dnnl_memory_extra_flag_compensation_conv_asymmetric_src.rawValue)
         packed.extra.asymm_compensation_mask = VNNIWeights.compensationMask
@@ -321,9 +316,7 @@ final class MatrixProducts: @unchecked Sendable {
                     check(dnnl.post_ops_append_binary(operations, dnnl_binary_add, &operand), "add post-op")
                 }
             }
-            if var zeroPoint = sourceZeroPoint {
-                check(dnnl.primitive_attr_set_zero_points(attributes, DNNL_ARG_SRC, 1, 0, &zeroPoint), "zero point")
-            }
+            if let sourceZeroPoint { Self.setZeroPoint(sourceZeroPoint, attributes) }
             check(dnnl.primitive_attr_set_post_ops(attributes, operations), "post-ops")
             _ = dnnl.post_ops_destroy(operations)
             if scale != 1 {
@@ -344,19 +337,37 @@ final class MatrixProducts: @unchecked Sendable {
         _ descriptor: inout Descriptor, arguments: [Int32: dnnl_memory_desc_t],
         attributes configure: (dnnl_primitive_attr_t?) -> Void
     ) -> Primitive {
+        withDescription(&descriptor, attributes: configure) { description in
+            var primitive: dnnl_primitive_t?
+            check(dnnl.primitive_create(&primitive, description), "primitive")
+            let scratchpad = dnnl.primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
+            return Primitive(primitive!, descriptors: arguments, scratchpad: scratchpad)
+        }
+    }
+
+    /// Calls `body` with oneDNN's description of the operation `descriptor` with the attributes
+    /// `configure` sets (the scratch space always the caller's, so that threads running the same
+    /// primitive never share one): what a primitive is made from, and what says which layouts
+    /// it chose.
+    private func withDescription<Descriptor, Result>(
+        _ descriptor: inout Descriptor, attributes configure: (dnnl_primitive_attr_t?) -> Void,
+        _ body: (dnnl_primitive_desc_t?) -> Result
+    ) -> Result {
         var attributes: dnnl_primitive_attr_t?
         check(dnnl.primitive_attr_create(&attributes), "attributes")
         defer { _ = dnnl.primitive_attr_destroy(attributes) }
-        // The caller's scratch space, so that threads running the same primitive never share one.
         check(dnnl.primitive_attr_set_scratchpad_mode(attributes, dnnl_scratchpad_mode_user), "scratchpad")
         configure(attributes)
         var description: dnnl_primitive_desc_t?
         check(dnnl.primitive_desc_create(&description, &descriptor, attributes, engine, nil), "primitive descriptor")
         defer { _ = dnnl.primitive_desc_destroy(description) }
-        var primitive: dnnl_primitive_t?
-        check(dnnl.primitive_create(&primitive, description), "primitive")
-        let scratchpad = dnnl.primitive_desc_query_md(description, dnnl_query_scratchpad_md, 0)!.pointee
-        return Primitive(primitive!, descriptors: arguments, scratchpad: scratchpad)
+        return body(description)
+    }
+
+    /// Sets the u8 code that stands for 0 in a product's source rows.
+    private static func setZeroPoint(_ zeroPoint: Int32, _ attributes: dnnl_primitive_attr_t?) {
+        var zeroPoint = zeroPoint
+        check(dnnl.primitive_attr_set_zero_points(attributes, DNNL_ARG_SRC, 1, 0, &zeroPoint), "zero point")
     }
 
     /// A row-major matrix (or stack of matrices) of float32, or of `type`.
@@ -364,24 +375,26 @@ final class MatrixProducts: @unchecked Sendable {
         Self.plain(dimensions, type)
     }
 
+    /// `values` as a `dnnl_dims_t`: an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
+    private static func dims(_ values: [Int]) -> [Int64] {
+        values.map(Int64.init) + Array(repeating: 0, count: 12 - values.count)
+    }
+
     /// A matrix of `type` in one of oneDNN's named layouts (or `dnnl_format_tag_any`: its choice).
     private static func layout(
         _ dimensions: [Int], _ type: dnnl_data_type_t, _ tag: dnnl_format_tag_t
     ) -> dnnl_memory_desc_t {
         var descriptor = dnnl_memory_desc_t()
-        let dims = dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count)
-        check(dnnl.memory_desc_init_by_tag(&descriptor, Int32(dimensions.count), dims, type, tag), "memory layout")
+        check(
+            dnnl.memory_desc_init_by_tag(&descriptor, Int32(dimensions.count), dims(dimensions), type, tag),
+            "memory layout")
         return descriptor
     }
 
     private static func plain(_ dimensions: [Int], _ type: dnnl_data_type_t = dnnl_f32) -> dnnl_memory_desc_t {
         let strides = dimensions.indices.map { index in dimensions[(index + 1)...].reduce(1, *) }
         var descriptor = dnnl_memory_desc_t()
-        // dnnl_dims_t is an array of DNNL_MAX_NDIMS (12), passed as a pointer to its first.
-        let (dims, steps) = (
-            dimensions.map(Int64.init) + Array(repeating: 0, count: 12 - dimensions.count),
-            strides.map(Int64.init) + Array(repeating: 0, count: 12 - strides.count)
-        )
+        let (dims, steps) = (Self.dims(dimensions), Self.dims(strides))
         check(
             dnnl.memory_desc_init_by_strides(&descriptor, Int32(dimensions.count), dims, type, steps),
             "memory layout")

@@ -363,7 +363,8 @@ public enum Arithmetic: Sendable {
     case fastest
     /// Always the weights widened to float32: to compare the two (Benchmarks/Embed, the tests).
     case float32
-    /// As ``fastest``, but the int8 products read the weights as stored, which oneDNN copies into
-    /// its own layout on every product, rather than packed into it once at load: to compare.
+    /// As ``fastest``, but the int8 products always read the weights as stored, which oneDNN
+    /// copies into its own layout on every product, never packed into it once at the encoder's
+    /// second pass: to compare.
     case int8WeightsAsStored
 }

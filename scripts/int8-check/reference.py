@@ -112,6 +112,11 @@ class Model:
 
     def forward(self, ids):
         """The unit sentence vector of one sequence (no padding, so every token is attended)."""
+        v = self.hidden_states(ids).mean(0)
+        return v / max(np.linalg.norm(v), 1e-12)
+
+    def hidden_states(self, ids):
+        """The last layer's hidden states of one sequence, `[tokens, 384]`."""
         t, n, d = self.t, len(ids), H // HEADS
         x = t["embeddings.word_embeddings.weight"][ids] + t["embeddings.position_embeddings.weight"][:n] \
             + t["embeddings.token_type_embeddings.weight"][0]
@@ -127,8 +132,7 @@ class Model:
             h = x @ L["ffn_in"][0] + L["ffn_in"][1]
             h = 0.5 * h * (1 + erf(h / math.sqrt(2)))  # exact (erf) GELU, as BERT's "gelu"
             x = layer_norm(h @ L["ffn_out"][0] + L["ffn_out"][1] + x, *L["ln2"])
-        v = x.mean(0)
-        return v / max(np.linalg.norm(v), 1e-12)
+        return x
 
 
 def main():

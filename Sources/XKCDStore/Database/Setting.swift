@@ -29,6 +29,14 @@ extension ComicDatabase {
         try write { db in try Self.setSetting(key, to: value, db) }
     }
 
+    /// Within a read already under way (one cached statement, asked on every search).
+    static func setting(_ key: Setting, _ db: Database) throws -> String? {
+        var value: String?
+        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?")
+            .forEachRow(binding: [.text(key.rawValue)]) { row in value = row.text(0) }
+        return value
+    }
+
     /// Within a transaction already under way.
     static func setSetting(_ key: Setting, to value: String, _ db: Database) throws {
         try db.execute(

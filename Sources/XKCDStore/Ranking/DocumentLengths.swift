@@ -16,10 +16,7 @@ struct DocumentLengths: Sendable {
 
     /// The stored generation, read on every search to know whether cached lengths still hold.
     static func generation(_ db: Database) throws -> String {
-        var generation = ""
-        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = '\(Setting.rankingGeneration.rawValue)'")
-            .forEachRow { row in generation = row.text(0) }
-        return generation
+        try ComicDatabase.setting(.rankingGeneration, db) ?? ""
     }
     /// The highest comic number `lengths` has room for.
     var maxID: Int { lengths.count / RankingIndex.fieldCount - 1 }

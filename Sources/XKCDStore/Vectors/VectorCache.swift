@@ -43,7 +43,7 @@ final class VectorCache: Sendable {
     /// version has not changed, or read and kept now when the same vectors were scanned before.
     /// Nil when the caller is to read them from the file (their first scan, or no version).
     func vectors(model: String, dimensions: Int, _ db: Database) throws -> Vectors? {
-        guard let version = try Self.version(db) else { return nil }
+        guard let version = try ComicDatabase.setting(.vectorsVersion, db) else { return nil }
         let key = Key(model: model, version: version, dimensions: dimensions)
         return try state.withLock { state in
             if let kept = state.kept {
@@ -58,14 +58,6 @@ final class VectorCache: Sendable {
             state.kept = loaded
             return loaded
         }
-    }
-
-    /// The index's ``Setting/vectorsVersion``, or nil for a file without one.
-    private static func version(_ db: Database) throws -> String? {
-        var version: String?
-        try db.cachedStatement(sql: "SELECT value FROM setting WHERE key = ?")
-            .forEachRow(binding: [.text(Setting.vectorsVersion.rawValue)]) { row in version = row.text(0) }
-        return version
     }
 
     /// Every vector of `key`'s model and length, in the order of comic and passage.
