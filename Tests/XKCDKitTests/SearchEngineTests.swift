@@ -121,6 +121,14 @@ struct RankingTests {
         #expect(suggestion.results.first?.id == 327)
     }
 
+    /// A typo in the first letters is found too: the second letter dropped, doubled or swapped.
+    @Test(arguments: ["sndwich", "saandwich", "snadwich"])
+    func typosOfTheSecondLetterAreCorrected(typed: String) async throws {
+        let results = try await engine().search(typed)
+        #expect(results.corrected == "sandwich")
+        #expect(results.results.first?.id == 149)
+    }
+
     /// Another form of a word the index holds is found by its stem: no correction, no notice.
     /// A six-letter word is not corrected two edits away ("segura" is not "secure").
     @Test func realWordsAreNotCorrectedNeedlessly() async throws {

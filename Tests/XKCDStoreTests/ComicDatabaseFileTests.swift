@@ -131,7 +131,7 @@ import XKCDModel
                 applied == [
                     "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
                     "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
-                    "v11-image-hashes", "v12-image-part-hashes", "v13-vectors-version",
+                    "v11-image-hashes", "v12-image-part-hashes", "v13-vectors-version", "v14-spelling-first-and-third",
                 ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {
@@ -247,11 +247,18 @@ import XKCDModel
         try queue.write { try RankingIndex.rebuild($0) }
         let database = try ComicDatabase(queue)
         let buckets = try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM spellingBucket") }
-        #expect(buckets == 9, "sa (sandwich, says), pr, us, po, ap, me, si, su, ma: one per two first letters")
+        #expect(
+            buckets == 19,
+            """
+            sa (sandwich, says), pr, us, po, ap, me, si, su, ma: one per two first letters; s_n, p_o, u_e, \
+            p_l, a_p, m_a, s_m, s_y, s_d, m_k: one per first and third
+            """)
         let candidates = try database.reading { try $0.spellingCandidates(near: "sandwhich") }
         #expect(candidates.map(\.term) == ["sandwich"])
         #expect(candidates.map(\.documentCount) == [1])
         #expect(try database.reading { try $0.spellingCandidates(near: "sandwhich", minimumCount: 2) }.isEmpty)
+        // Its second letter dropped, by the first and third letters.
+        #expect(try database.reading { try $0.spellingCandidates(near: "sndwich") }.map(\.term) == ["sandwich"])
         let indexes = try queue.read {
             try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name = 'spellingTermShape'")
         }

@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v13-vectors-version"
+    static let latestMigration = "v14-spelling-first-and-third"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -232,7 +232,7 @@ enum Schema {
         // A version of the sentence vectors that every insert, update and delete raises, by
         // triggers, so that whatever writes them (this process, another, or another program)
         // tells a process that keeps them in memory (``VectorCache``) to read them again.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v13-vectors-version") { db in
             try db.execute(
                 sql: "INSERT OR IGNORE INTO setting(key, value) VALUES ('\(Setting.vectorsVersion.rawValue)', '0')")
             for (name, change) in [("Insert", "INSERT"), ("Update", "UPDATE"), ("Delete", "DELETE")] {
@@ -245,6 +245,12 @@ enum Schema {
                         END
                         """)
             }
+        }
+        // Each spelling word kept under its first and third letters too (``SpellingBucket``), so
+        // that a misspelling missing its second letter ("wrkflow") is corrected. Regrouped from
+        // the words the index holds; the ranking index itself does not change.
+        migrator.registerMigration(latestMigration) { db in
+            try RankingIndex.regroupSpellingWords(db)
         }
         return migrator
     }

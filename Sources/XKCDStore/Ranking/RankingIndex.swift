@@ -169,10 +169,11 @@ extension RankingIndex.Built {
 }
 
 extension RankingIndex {
-    /// The spelling words grouped by their first two letters, one blob each: for each word
-    /// its length and document count (varints), then its bytes. A misspelling reads the words
-    /// sharing two letters with it, a thousand or more for common ones; stepping SQLite row by
-    /// row through them was a fifth of its search, and a blob is read at once.
+    /// The spelling words grouped by their first two letters, one blob each, and again by their
+    /// first and third (``SpellingBucket``): for each word its length and document count
+    /// (varints), then its bytes. A misspelling reads the words sharing two letters with it, a
+    /// thousand or more for common ones; stepping SQLite row by row through them was a fifth of
+    /// its search, and a blob is read at once.
     static func writeSpellingBuckets(_ db: Database, words: [(word: ArraySlice<UInt8>, documentCount: Int)]) throws {
         try db.execute(sql: "DELETE FROM spellingBucket")
         var buckets: [[UInt8]: [UInt8]] = [:]
@@ -181,7 +182,8 @@ extension RankingIndex {
             Varint.append(UInt64(word.count), to: &entry)
             Varint.append(UInt64(documentCount), to: &entry)
             entry += word
-            buckets[Array(word.prefix(2)), default: []] += entry
+            buckets[SpellingBucket.firstTwo(word), default: []] += entry
+            if let key = SpellingBucket.firstAndThird(word) { buckets[key, default: []] += entry }
         }
         let insert = try db.makeStatement(sql: "INSERT INTO spellingBucket(prefix, words) VALUES (?, ?)")
         for (prefix, blob) in buckets.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {

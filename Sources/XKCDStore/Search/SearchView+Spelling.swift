@@ -3,12 +3,13 @@ import XKCDModel
 
 extension ComicDatabase.SearchView {
     /// Words of the index spelled like `word`, with the number of comics holding each: those
-    /// starting with its first two letters, or with its first and third (a second letter
-    /// dropped, doubled or swapped), of a length within `slack`.
+    /// starting with its first two letters, or with its first and third (its second letter
+    /// doubled, swapped or added), or whose first and third are its first two (its second letter
+    /// dropped), of a length within `slack`.
     ///
-    /// Typos in the first two letters are rare; reading only the words of these two letters
-    /// keeps a lookup to a thousand words or so instead of every word with the same first
-    /// letter. Each two letters' words are one blob (``RankingIndex/writeSpellingBuckets(_:words:)``):
+    /// Typos in the first two letters are rare; reading only the words of these letters keeps a
+    /// lookup to a few thousand words instead of every word with the same first letter. The
+    /// words of each key are one blob (``SpellingBucket``, ``RankingIndex/writeSpellingBuckets(_:words:)``):
     /// ```sql
     /// SELECT words FROM spellingBucket WHERE prefix = ?
     /// ```
@@ -26,15 +27,20 @@ extension ComicDatabase.SearchView {
         near word: String, slack: Int = 2, minimumCount: Int = 1,
         where isNear: (UnsafeRawBufferPointer) -> Bool = { _ in true }
     ) throws(StoreError) -> [(term: String, documentCount: Int)] {
-        let letters = Array(word.lowercased())
+        let letters = Array(word.lowercased().utf8)
         guard letters.count >= 3 else { return [] }
-        let prefixes = Set([String(letters[0...1]), String([letters[0], letters[2]])])
+        let keys = [
+            SpellingBucket.firstTwo(letters), [letters[0], letters[2]],
+            SpellingBucket.firstAndThird(first: letters[0], third: letters[1]),
+        ]
         let length = letters.count
         return try wrapped {
             let bucket = try db.cachedStatement(sql: "SELECT words FROM spellingBucket WHERE prefix = ?")
             var candidates: [(term: String, documentCount: Int)] = []
-            for prefix in prefixes {
-                try bucket.forEachRow(binding: [.text(prefix)]) { row in
+            // A word whose second and third letters are alike ("look") is under two of the keys.
+            var found: Set<String> = []
+            for key in Set(keys) {
+                try bucket.forEachRow(binding: [.text(String(decoding: key, as: UTF8.self))]) { row in
                     let words = row.bytes(0)
                     var offset = 0
                     while let wordLength = Varint.read(words, at: &offset),
@@ -46,7 +52,8 @@ extension ComicDatabase.SearchView {
                         guard abs(wordLength - length) <= slack, documentCount >= minimumCount, isNear(word) else {
                             continue
                         }
-                        candidates.append((String(decoding: word, as: UTF8.self), documentCount))
+                        let term = String(decoding: word, as: UTF8.self)
+                        if found.insert(term).inserted { candidates.append((term, documentCount)) }
                     }
                 }
             }
