@@ -115,7 +115,7 @@ struct ReadOnlyIndexTests {
                 "sqlite3", db,
                 "DROP TABLE comicVector; DROP TABLE imageHash; DELETE FROM grdb_migrations WHERE identifier IN "
                     + "('v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes', 'v12-image-part-hashes', "
-                    + "'v13-vectors-version', 'v14-spelling-first-and-third');",
+                    + "'v13-vectors-version', 'v14-spelling-first-and-third', 'v15-links-version');",
             ])
             #expect(older.status == 0, "\(older.output)")
             let before = try Data(contentsOf: URL(fileURLWithPath: db))

@@ -97,7 +97,7 @@ struct RelatedCommandTests {
         DROP TABLE comicLink; DROP TABLE comicVector; DROP TABLE imageHash;
         DELETE FROM grdb_migrations
         WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes',
-            'v12-image-part-hashes', 'v13-vectors-version', 'v14-spelling-first-and-third');
+            'v12-image-part-hashes', 'v13-vectors-version', 'v14-spelling-first-and-third', 'v15-links-version');
         """
 
     /// An index made before links were kept gets them on the next run of `index`, with no requests.

@@ -132,6 +132,7 @@ import XKCDModel
                     "v1", "v2-ranking", "v3-prefix-index", "v4-spelling-shape", "v5-fixed-lengths", "v6-no-exact-table",
                     "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
                     "v11-image-hashes", "v12-image-part-hashes", "v13-vectors-version", "v14-spelling-first-and-third",
+                    "v15-links-version",
                 ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {

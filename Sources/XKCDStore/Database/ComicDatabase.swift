@@ -15,6 +15,7 @@ public struct ComicDatabase: Sendable {
     let writer: any DatabaseWriter
     let rankingCache = RankingCache()
     let vectorCache = VectorCache()
+    let linkCountCache = LinkCountCache()
 
     /// How a process holds the index file (in XKCDFiles, so that a command can choose without
     /// importing the store).

@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v14-spelling-first-and-third"
+    static let latestMigration = "v15-links-version"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -233,26 +233,35 @@ enum Schema {
         // triggers, so that whatever writes them (this process, another, or another program)
         // tells a process that keeps them in memory (``VectorCache``) to read them again.
         migrator.registerMigration("v13-vectors-version") { db in
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO setting(key, value) VALUES ('\(Setting.vectorsVersion.rawValue)', '0')")
-            for (name, change) in [("Insert", "INSERT"), ("Update", "UPDATE"), ("Delete", "DELETE")] {
-                try db.execute(
-                    sql: """
-                        CREATE TRIGGER comicVector\(name)RaisesVersion AFTER \(change) ON comicVector
-                        BEGIN
-                          UPDATE setting SET value = CAST(value AS INTEGER) + 1
-                          WHERE key = '\(Setting.vectorsVersion.rawValue)';
-                        END
-                        """)
-            }
+            try raiseVersion(.vectorsVersion, onEveryChangeTo: "comicVector", db)
         }
         // Each spelling word kept under its first and third letters too (``SpellingBucket``), so
         // that a misspelling missing its second letter ("wrkflow") is corrected. Regrouped from
         // the words the index holds; the ranking index itself does not change.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v14-spelling-first-and-third") { db in
             try RankingIndex.regroupSpellingWords(db)
         }
+        // The same for the links between comics: their counts kept in memory (``LinkCountCache``)
+        // are read again after any change.
+        migrator.registerMigration(latestMigration) { db in
+            try raiseVersion(.linksVersion, onEveryChangeTo: "comicLink", db)
+        }
         return migrator
+    }
+
+    /// Adds `version` to the settings at 0 and triggers that raise it by one for every row
+    /// inserted into, updated in or deleted from `table`.
+    private static func raiseVersion(_ version: Setting, onEveryChangeTo table: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO setting(key, value) VALUES ('\(version.rawValue)', '0')")
+        for (name, change) in [("Insert", "INSERT"), ("Update", "UPDATE"), ("Delete", "DELETE")] {
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER \(table)\(name)RaisesVersion AFTER \(change) ON \(table)
+                    BEGIN
+                      UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = '\(version.rawValue)';
+                    END
+                    """)
+        }
     }
 
     /// The stemmed full-text table over `searchDocument`, filled from it.

@@ -20,15 +20,18 @@ extension ComicDatabase {
         let db: Database
         let rankingCache: RankingCache
         let vectorCache: VectorCache
+        let linkCountCache: LinkCountCache
     }
 
     /// Runs `body` with a view of the index, in one read transaction.
     ///
     /// - Throws: `StoreError` when the index can't be read, and whatever `body` throws.
     public func reading<T: Sendable>(_ body: @Sendable (SearchView) throws -> T) throws -> T {
-        let (cache, vectors) = (rankingCache, vectorCache)
+        let (cache, vectors, links) = (rankingCache, vectorCache, linkCountCache)
         do {
-            return try writer.read { db in try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors)) }
+            return try writer.read { db in
+                try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links))
+            }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
         }
@@ -38,8 +41,10 @@ extension ComicDatabase {
     /// (``readTermScores(for:weights:)``, ``readComicIDs(matching:)``,
     /// ``readCommonWords(startingWith:limit:)``) are each one read.
     func searchView<T: Sendable>(_ body: @Sendable (SearchView) throws(StoreError) -> T) throws(StoreError) -> T {
-        let (cache, vectors) = (rankingCache, vectorCache)
-        return try read { db in try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors)) }
+        let (cache, vectors, links) = (rankingCache, vectorCache, linkCountCache)
+        return try read { db in
+            try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links))
+        }
     }
 }
 

@@ -16,6 +16,9 @@ enum Setting: String, Sendable {
     /// A number that every change to the sentence vectors raises (triggers on `comicVector`), so
     /// that vectors kept in memory are known to be current (``VectorCache``).
     case vectorsVersion
+    /// A number that every change to the links between comics raises (triggers on `comicLink`),
+    /// so that link counts kept in memory are known to be current (``LinkCountCache``).
+    case linksVersion
 }
 
 extension ComicDatabase {
