@@ -1,5 +1,5 @@
 import CDNNL
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The shape of a BERT encoder, from the model's `config.json`.

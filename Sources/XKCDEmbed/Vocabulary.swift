@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The model's `vocab.txt` (one token a line, its id the line's number from 0) as an
 /// open-addressing hash table over the file's own bytes.

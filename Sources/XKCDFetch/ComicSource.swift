@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes of one response exactly as received, and when they were received.
 public struct RawResponse: Sendable, Hashable {

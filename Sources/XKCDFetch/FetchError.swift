@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything that can go wrong while fetching or decoding a comic or an explanation.
 ///

@@ -1,5 +1,5 @@
 import CZlib
-import Foundation
+import FoundationEssentials
 
 /// gzip (RFC 1952) through zlib; the only code that touches `z_stream`.
 enum Gzip {

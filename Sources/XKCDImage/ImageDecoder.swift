@@ -1,5 +1,5 @@
 import CSTBImage
-import Foundation
+import FoundationEssentials
 
 /// Pixels in 8-bit RGBA, four bytes a pixel, rows packed.
 public struct DecodedImage: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A 64-bit perceptual hash of a picture (the DCT hash, "pHash"): the signs of its 64 lowest
 /// frequencies against their median, at 32 x 32 grey. A copy resized, recompressed or slightly

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A comic someone keeps, with when they added it and their tags.
 ///

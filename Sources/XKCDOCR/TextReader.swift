@@ -1,5 +1,6 @@
 import CTesseract
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import XKCDImage
 

@@ -1,5 +1,5 @@
 import CLibXML2
-import Foundation
+import FoundationEssentials
 import XKCDModel
 
 /// Extracts the Explanation, Transcript and Trivia of an explain xkcd page with libxml2's HTML parser.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// The options of `xkcd-search index`, declared once for both executables: `xkcd-search` parses
 /// and checks them (for its help, its errors and the REPL's completion) and `xkcd-search-index`

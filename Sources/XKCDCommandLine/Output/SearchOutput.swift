@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import XKCDKit
 
 /// How search results are printed.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `explain --json` prints: the explanation, or nulls for a comic without one (a script
 /// asking about it gets nulls, not an error).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A linear map applied to a query's sentence vector before it is compared with the comics':
 /// the vector becomes `normalize(q · M)`, `M` a square matrix learned from passages and the

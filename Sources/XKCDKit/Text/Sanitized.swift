@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Removes control characters that the data may hold, so that nothing from the index can move
 /// the cursor or change the terminal's state: C0 and C1 controls and DEL, and the bidi

@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 import GRDBSQLite
+import Glibc
 
 /// Rows read straight from SQLite, for the statements a search runs over many rows.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import XKCDModel
 
 /// What one indexing step learnt about one comic number.

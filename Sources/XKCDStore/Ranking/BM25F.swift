@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import XKCDModel
 
 /// A query's words as ``ComicDatabase/SearchView/termScores(for:weights:)`` found them in the ranking

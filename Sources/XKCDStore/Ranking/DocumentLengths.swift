@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 
 /// Field lengths of every comic, loaded once per ranking generation and shared by queries.

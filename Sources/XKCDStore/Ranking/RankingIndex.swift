@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import GRDB
+import Glibc
 
 /// Per-term, per-field statistics for BM25F ranking, kept beside the FTS5 tables.
 ///

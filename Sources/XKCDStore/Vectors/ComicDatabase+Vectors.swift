@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 import GRDBSQLite
+import Glibc
 import XKCDModel
 
 /// The searchable text of one comic, as the index holds it: what its sentence vectors are made from.
