@@ -29,6 +29,7 @@ import _XKCDTestSupport
         ),
         (["--exact", "velociraptr"], Request(words: ["velociraptr"], exact: true)),
         (["--oneline", "physics"], Request(words: ["physics"], oneline: true)),
+        (["--no-pager", "physics"], Request(words: ["physics"], paging: false)),
         (
             ["--color", "never", "--limit", "5", "--page", "2", "a"],
             Request(words: ["a"], color: .never, limit: 5, page: 2)
@@ -51,6 +52,7 @@ import _XKCDTestSupport
         ["--db"], ["a", "--db"], ["--db", "--json", "a"], ["--color", "sometimes", "a"], ["--limit", "0", "a"],
         ["--limit", "1001", "a"], ["--limit", "ten", "a"], ["--page", "0", "a"], ["--page", "-1", "a"],
         ["--limit", "5", "--limit", "6", "a"], ["--json", "--json", "a"], ["--exact", "--exact", "a"], ["-vv", "a"],
+        ["--no-pager", "--no-pager", "a"],
         ["-j", "a"],
         ["a", "--generate-completion-script", "bash"], ["a", "--experimental-dump-help"],
     ])
@@ -63,7 +65,8 @@ import _XKCDTestSupport
     @Test func randomArgumentsAgreeWithArgumentParser() {
         var random = SplitMix64(seed: 0x7365_6172_6368)  // "search"
         let pieces = [
-            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db",
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "--no-pager", "-v", "--verbose",
+            "--db",
             "--color", "--limit", "--page",
             "never", "always", "auto", "loud", "0", "1", "7", "1000", "1001", "-3", "+4", " 5", "", "--db=x", "title:x",
             "\"a b\"", "é", "OR", "--help",
@@ -105,7 +108,8 @@ import _XKCDTestSupport
     @Test func randomRelevantArgumentsAgreeWithArgumentParser() {
         var random = SplitMix64(seed: 0x7265_6c65_7661_6e74)  // "relevant"
         let pieces = [
-            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "-v", "--verbose", "--db",
+            "word", "two words", "-", "--", "-x", "--json", "--exact", "--oneline", "--no-pager", "-v", "--verbose",
+            "--db",
             "--color", "--limit", "--page", "never", "always", "0", "1", "5", "1000", "1001", "-3", "", "--db=x",
             "é", "--help",
         ]

@@ -30,7 +30,11 @@ extension ComicDatabase.SearchView {
         let letters = Array(word.lowercased().utf8)
         guard letters.count >= 3 else { return [] }
         let keys = [
-            SpellingBucket.firstTwo(letters), [letters[0], letters[2]],
+            // Words starting as typed: a later letter wrong, dropped or added.
+            SpellingBucket.firstTwo(letters),
+            // Words starting with the typed first and third: the second doubled, swapped or added.
+            SpellingBucket.firstTwo([letters[0], letters[2]]),
+            // Words whose first and third are the typed first two: the second dropped.
             SpellingBucket.firstAndThird(first: letters[0], third: letters[1]),
         ]
         let length = letters.count

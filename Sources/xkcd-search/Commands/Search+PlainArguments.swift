@@ -20,9 +20,9 @@ extension XKCDSearch.Search.Invocation {
     }
 
     /// Reads the plainest `search` (or `relevant`) arguments (words, `--db`, `--json`, `--exact`,
-    /// `--oneline`, `--color`, `--limit`, `--page`, `--verbose`, `--`) as ArgumentParser reads them,
-    /// or returns nil for anything else, which ArgumentParser then reads: help, other spellings, a
-    /// value it would refuse, an option the command does not take.
+    /// `--oneline`, `--no-pager`, `--color`, `--limit`, `--page`, `--verbose`, `--`) as
+    /// ArgumentParser reads them, or returns nil for anything else, which ArgumentParser then
+    /// reads: help, other spellings, a value it would refuse, an option the command does not take.
     ///
     /// Why a second reader: ArgumentParser's first parse in a process builds a description of
     /// every option and looks up protocol conformances across the whole binary, which is more
@@ -63,6 +63,9 @@ extension XKCDSearch.Search.Invocation {
                 case "--oneline":
                     guard command == .search, firstTime(argument) else { return nil }
                     oneline = true
+                case "--no-pager":
+                    guard command == .search, firstTime(argument) else { return nil }
+                    paging = false
                 case "-v", "--verbose":
                     guard firstTime("--verbose") else { return nil }
                     verbose = true
