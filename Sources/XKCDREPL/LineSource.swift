@@ -63,10 +63,18 @@ public final class StandardOutputSink: OutputSink, Sendable {
 public protocol InterruptSource: Sendable {
     /// True once per Ctrl-C.
     func takeInterrupt() -> Bool
+    /// Whether Ctrl-C can come at all. Where it cannot (standard input is no terminal), a
+    /// command runs on the session's own task, and nothing watches it.
+    var canInterrupt: Bool { get }
+}
+
+extension InterruptSource {
+    public var canInterrupt: Bool { true }
 }
 
 /// A script with no Ctrl-C.
 public struct NoInterrupts: InterruptSource {
     public init() {}
     public func takeInterrupt() -> Bool { false }
+    public var canInterrupt: Bool { false }
 }

@@ -300,6 +300,9 @@ public struct Session {
     private func interruptibly<T: Sendable>(
         _ work: @escaping @Sendable () async throws -> T, waitingAfterInterrupt: Bool = false
     ) async throws -> T? {
+        // The watch below wakes every 5 ms: on a shared machine those wake-ups slowed a search
+        // beside them by half (docs/int8.md), for nothing when no Ctrl-C can come.
+        guard interrupts.canInterrupt else { return try await work() }
         let finished = Finished()
         let task = Task.detached {
             defer { finished.flag.store(true, ordering: .releasing) }
