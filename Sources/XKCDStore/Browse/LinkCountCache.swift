@@ -1,5 +1,4 @@
 import GRDB
-import Synchronization
 
 /// How many other comics' explanations link to each comic, kept in memory for a process that
 /// ranks by meaning more than once (the REPL, the server): asking the index for a search's 130
@@ -11,17 +10,10 @@ import Synchronization
 /// or process makes it, and an index without it (a read-only file of an earlier version) is
 /// always asked.
 final class LinkCountCache: Sendable {
-    private struct State {
-        /// The counts of every comic linked to, and the version they were read at.
-        var kept: (version: String, counts: [Int: Int])?
-        /// The version the last search asked at, and how many searches in a row did.
-        var lastAsked: (version: String, count: Int)?
-    }
-
-    private let state = Mutex(State())
+    private let store = KeptFromSecondRead<String, [Int: Int]>()
 
     /// Whether counts are kept now.
-    var isKept: Bool { state.withLock { $0.kept != nil } }
+    var isKept: Bool { store.kept != nil }
 
     /// Every comic's count, or nil when this search should ask for its candidates' alone.
     ///
@@ -30,19 +22,11 @@ final class LinkCountCache: Sendable {
     /// ```
     func counts(_ db: Database) throws -> [Int: Int]? {
         guard let version = try ComicDatabase.setting(.linksVersion, db) else { return nil }
-        return try state.withLock { state in
-            if let kept = state.kept {
-                if kept.version == version { return kept.counts }
-                state.kept = nil
-            }
-            let asked = state.lastAsked?.version == version ? state.lastAsked!.count + 1 : 1
-            state.lastAsked = (version, asked)
-            guard asked >= 2 else { return nil }
+        return try store.value(at: version) {
             var counts: [Int: Int] = [:]
             try db.cachedStatement(sql: "SELECT linkedID, count(*) FROM comicLink GROUP BY linkedID").forEachRow {
                 row in counts[row.integer(0)] = row.integer(1)
             }
-            state.kept = (version, counts)
             return counts
         }
     }

@@ -1,5 +1,4 @@
 import GRDB
-import Synchronization
 
 /// The sentence vectors of one model kept in memory, for a process that searches by meaning more
 /// than once (the REPL, the server): reading the 3,281 vectors from the file took 2-2.5 ms of
@@ -22,22 +21,16 @@ final class VectorCache: Sendable {
         let values: [Float]
     }
 
-    private struct Key: Equatable {
+    private struct Key: Equatable, Sendable {
         let model: String
         let version: String
         let dimensions: Int
     }
 
-    private struct State {
-        var kept: Vectors?
-        /// The vectors last scanned from the file, and how many times.
-        var lastScanned: (key: Key, count: Int)?
-    }
-
-    private let state = Mutex(State())
+    private let store = KeptFromSecondRead<Key, Vectors>()
 
     /// The vectors kept now, if any.
-    var kept: Vectors? { state.withLock { $0.kept } }
+    var kept: Vectors? { store.kept }
 
     /// The vectors `model` made, `dimensions` long, in memory: kept ones while the index's
     /// version has not changed, or read and kept now when the same vectors were scanned before.
@@ -45,19 +38,7 @@ final class VectorCache: Sendable {
     func vectors(model: String, dimensions: Int, _ db: Database) throws -> Vectors? {
         guard let version = try ComicDatabase.setting(.vectorsVersion, db) else { return nil }
         let key = Key(model: model, version: version, dimensions: dimensions)
-        return try state.withLock { state in
-            if let kept = state.kept {
-                if Key(model: kept.model, version: kept.version, dimensions: kept.dimensions) == key { return kept }
-                // Out of date, or of another model: not kept beside the ones read next.
-                state.kept = nil
-            }
-            let scans = state.lastScanned?.key == key ? state.lastScanned!.count + 1 : 1
-            state.lastScanned = (key, scans)
-            guard scans >= 2 else { return nil }
-            let loaded = try Self.load(key, db)
-            state.kept = loaded
-            return loaded
-        }
+        return try store.value(at: key) { try Self.load(key, db) }
     }
 
     /// Every vector of `key`'s model and length, in the order of comic and passage.
