@@ -67,7 +67,7 @@ MODEL_DEV_DIR := .build/$$(uname -m)-unknown-linux-gnu/share/xkcd-search/model
 DB            ?=
 DB_FLAG       := $(if $(DB),--db $(DB),)
 
-.PHONY: all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare anchor bench-identify \
+.PHONY: linked-passages all deps test-deps bench-deps test-venv static-libs model build demo format lint test snapshot-dir benchmarks relevance compare anchor bench-identify \
         bench-http clean \
         install install-files uninstall man-tool
 
@@ -150,6 +150,11 @@ MODEL_DIR     := share/xkcd-search/model
 # The web page's templates, style sheet and script (XKCDServer's resources), which serve finds at
 # <bin>/../share/xkcd-search/web.
 WEB_DIR       := share/xkcd-search/web
+# The real passages people linked comics to (Benchmarks/Relevance/situations*.tsv, with their
+# sources), joined into one file: `index --linked-passages` makes them the index's, and
+# `relevant` lifts the comics linked to passages like the one it is given.
+LINKED_PASSAGES := .build/linked-passages.tsv
+LINKED_DIR    := share/xkcd-search
 # swift-argument-parser's generate-manual tool, which its GenerateManual plugin runs on every
 # executable product (`swift package plugin generate-manual`). The plugin first builds the whole
 # package again in release mode without RELEASE_FLAGS, so the tool is built on its own here, from
@@ -177,7 +182,7 @@ $(MAN_TOOL):
 	$(SWIFT) build --package-path .build/checkouts/swift-argument-parser --scratch-path $(MAN_TOOL_DIR) \
 	  --product generate-manual
 
-install-files: $(MAN_TOOL)
+install-files: $(MAN_TOOL) $(LINKED_PASSAGES)
 	@for exe in $(EXECUTABLES); do \
 	  test -x "$(BIN_DIR)/$$exe" || { echo "error: $(BIN_DIR)/$$exe is not built (run make build)" >&2; exit 1; }; \
 	done
@@ -205,6 +210,7 @@ install-files: $(MAN_TOOL)
 	install -d "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
 	cp -R "$(BIN_DIR)/xkcd-search_XKCDServer.resources/Web/." "$(DESTDIR)$(PREFIX)/$(WEB_DIR)/"
 	@chmod -R u+rwX,go+rX,go-w "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
+	install -m 644 "$(LINKED_PASSAGES)" "$(DESTDIR)$(PREFIX)/$(LINKED_DIR)/linked-passages.tsv"
 	@$(REMOVE_MODEL)
 	install -d "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)"
 	cp -R "$(MODEL_DEV_DIR)/." "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)/"
@@ -215,6 +221,7 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/$(MAN_PAGE)" "$(DESTDIR)$(PREFIX)/$(BASH_COMPLETION)" \
 	  "$(DESTDIR)$(PREFIX)/$(ZSH_COMPLETION)" "$(DESTDIR)$(PREFIX)/$(FISH_COMPLETION)"
 	rm -rf "$(DESTDIR)$(PREFIX)/$(WEB_DIR)"
+	rm -f "$(DESTDIR)$(PREFIX)/$(LINKED_DIR)/linked-passages.tsv"
 	@$(REMOVE_MODEL); rmdir "$(DESTDIR)$(PREFIX)/$(MODEL_DIR)" "$(DESTDIR)$(PREFIX)/share/xkcd-search" 2>/dev/null || true
 
 $(SNAPSHOT_DIR)/xkcd/info.0.json: $(SNAPSHOT)
@@ -228,8 +235,15 @@ $(SNAPSHOT_DIR)/vectors.sqlite: $(VECTORS)
 
 snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNAPSHOT_DIR)/vectors.sqlite)
 
-demo: build snapshot-dir
-	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR) $(if $(wildcard $(VECTORS)),--vectors $(SNAPSHOT_DIR)/vectors.sqlite)
+$(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv))
+	@mkdir -p $(dir $@)
+	awk 'FNR > 1 || NR == 1' $^ > $@.part && mv $@.part $@
+
+linked-passages: $(LINKED_PASSAGES)
+
+demo: build snapshot-dir $(LINKED_PASSAGES)
+	$(BIN) index $(DB_FLAG) --mirror $(SNAPSHOT_DIR) $(if $(wildcard $(VECTORS)),--vectors $(SNAPSHOT_DIR)/vectors.sqlite) \
+	  --linked-passages $(LINKED_PASSAGES)
 	@for q in 'nebraska dependency' 'bobby tables' 'password correct horse' \
 	          'the one where the neural net learned the wrong thing'; do \
 	  echo; echo "\$$ xkcd-search search $$q"; $(BIN) search $(DB_FLAG) $$q; \

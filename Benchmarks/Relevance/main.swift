@@ -168,16 +168,38 @@ guard let set = sampled ?? (fileTexts.count == files.count ? fileTexts.joined(se
 }
 let folds = option("--folds").flatMap(Int.init)
 
-/// The fold of a row's source: FNV-1a of its repository (`github.com/OWNER/REPO`) or host.
-func fold(ofSource source: String, in count: Int) -> Int {
+/// What a row's source is grouped by: its repository (`github.com/OWNER/REPO`) or host.
+func sourceKey(_ source: String) -> String {
     let parts = source.split(separator: "/").map(String.init)
     // "https:", "github.com", OWNER, REPO, … or "https:", HOST, …
     let key =
         parts.count > 3 && parts[1] == "github.com"
         ? parts[1...3].joined(separator: "/") : parts.dropFirst().first ?? source
+    return key.lowercased()
+}
+
+/// The fold of a row's source: FNV-1a of its ``sourceKey(_:)``.
+func fold(ofSource source: String, in count: Int) -> Int {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in key.lowercased().utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    for byte in sourceKey(source).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return Int(hash % UInt64(count))
+}
+
+/// The sources of the set's rows: the index's linked passages (`index --linked-passages`) are
+/// these same rows, so a row is ranked without those of its own fold (with `--folds`) or of its
+/// own repository or site: a row never finds its own comic through itself.
+let setSources = Set(
+    set.split(separator: "\n").compactMap { line -> String? in
+        let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+        return columns.count > 4 && columns[0] != "query" ? String(columns[4]) : nil
+    })
+func linkedSourcesLeftOut(for source: String) -> Set<String> {
+    if let folds {
+        let own = fold(ofSource: source, in: folds)
+        return setSources.filter { fold(ofSource: $0, in: folds) == own }
+    }
+    let own = sourceKey(source)
+    return setSources.filter { sourceKey($0) == own }
 }
 
 var relevantSettings = RelevantSettings()
@@ -188,6 +210,10 @@ if let weight = option("--link-weight").flatMap(Double.init) { relevantSettings.
 if let links = option("--full-links").flatMap(Int.init) { relevantSettings.linksForFullPrior = links }
 if let nearest = option("--passage-nearest").flatMap(Int.init) { relevantSettings.nearest = nearest }
 if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
+if let weight = option("--linked-weight").flatMap(Double.init) { relevantSettings.linkedPassageWeight = weight }
+if let threshold = option("--linked-threshold").flatMap(Double.init) {
+    relevantSettings.linkedPassageThreshold = threshold
+}
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
 if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }
 let half = option("--half")
@@ -218,6 +244,10 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
         forFold: folds.map { fold(ofSource: columns.count > 4 ? columns[4] : query, in: $0) })
     let found: [(id: Int, title: String)]
     var correction = ""
+    if columns.count > 4 {
+        relevantSettings.excludedLinkedSources = linkedSourcesLeftOut(for: columns[4])
+        engine.passageSettings.excludedLinkedSources = relevantSettings.excludedLinkedSources
+    }
     if arguments.contains("--relevant") {
         let results = try engine.relevant(
             to: query, limit: below == nil && !deep ? (arguments.contains("--candidates") ? 50 : 10) : 200,

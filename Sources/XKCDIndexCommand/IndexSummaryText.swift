@@ -23,6 +23,10 @@ enum IndexSummaryText {
                 "\(vectors.embedded + vectors.imported) comics embedded for search by meaning"
                     + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
         }
+        if let vectors, vectors.linkedPassagesEmbedded > 0 {
+            let count = vectors.linkedPassagesEmbedded
+            parts.append("\(count) linked passage\(count == 1 ? "" : "s") embedded")
+        }
         if let vectors, vectors.refusedRows > 0 {
             parts.append(
                 "\(vectors.refusedRows) rows of the vectors file left out (no vector of this model: a wrong type or length, not of unit length, or given twice)"

@@ -75,6 +75,7 @@ struct XKCDSearchIndex: AsyncParsableCommand {
         run.http.requestTimeout = .milliseconds(Int(options.timeout * 1000))
         run.http.requestDeadline = .milliseconds(Int(options.timeout * 4000))
         run.vectors = options.vectors
+        run.linkedPassages = options.linkedPassages
         run.embeds = !options.noEmbed
         return run
     }

@@ -33,6 +33,9 @@ public struct IndexRun: Sendable {
         public var vectors: String?
         /// Embed the comics for search by meaning.
         public var embeds = true
+        /// A file of passages people linked comics to (``LinkedPassageFile``), to become the
+        /// index's own; nil keeps those it holds.
+        public var linkedPassages: String?
 
         public init() {}
     }
@@ -90,6 +93,8 @@ public struct IndexRun: Sendable {
 
     /// Fetches (or reads) what the index lacks, then embeds what changed.
     public func run(_ report: @escaping @Sendable (Event) -> Void = { _ in }) async throws -> Outcome {
+        // Read first: a file that can't be used stops the run before it asks for anything.
+        let linkedPassages = try options.linkedPassages.map(LinkedPassageFile.read)
         let (source, mode) = makeSource()
         // Explanations parsed again change the text the model reads, as a fetch does.
         var textChangedBeforeTheRun = false
@@ -109,6 +114,11 @@ public struct IndexRun: Sendable {
         if case .rebuild = mode, !indexed.isInterrupted {
             try database.markExplanationsParsed()
             try database.vacuum()
+        }
+        if let linkedPassages {
+            let (added, deleted) = try database.replaceLinkedPassages(linkedPassages)
+            logger.info(
+                "linked passages: \(linkedPassages.count) in the file, \(added) new, \(deleted) no longer there")
         }
         guard options.embeds, !indexed.isInterrupted, !Task.isCancelled else { return Outcome(report: indexed) }
         var textUnchanged = !textChangedBeforeTheRun && indexed.comicsFetched == 0 && indexed.explanationsChanged == 0
@@ -187,9 +197,11 @@ public struct IndexRun: Sendable {
             report(.noModel(problem))
             return nil
         }
-        let vectors = try await VectorIndexer(database: database, encoder: encoder).run(
-            importingFrom: options.vectors, textUnchanged: textUnchanged
-        ) { report(.progress(.embedding, $0)) }
+        let indexer = VectorIndexer(database: database, encoder: encoder)
+        var vectors = try await indexer.run(importingFrom: options.vectors, textUnchanged: textUnchanged) {
+            report(.progress(.embedding, $0))
+        }
+        if !vectors.isInterrupted { vectors.linkedPassagesEmbedded = try await indexer.embedLinkedPassages() }
         report(.finished(.embedding))
         return vectors
     }

@@ -24,6 +24,8 @@ public struct VectorReport: Sendable, Equatable {
     /// Comics whose text was read and tokenized to compare it with their vectors' (none when
     /// the run was told no text changed and every comic had a vector of this model).
     public var textsRead = 0
+    /// Linked passages (``LinkedPassage``) embedded in this run.
+    public var linkedPassagesEmbedded = 0
     /// True when the run was cancelled before embedding every comic; what it embedded is kept.
     public var isInterrupted = false
 }
@@ -210,6 +212,28 @@ public struct VectorIndexer: Sendable {
         report.failed = state.failed
         report.isInterrupted = Task.isCancelled
         return report
+    }
+
+    /// Embeds the index's linked passages (``LinkedPassage``) that have no vector of this model,
+    /// a batch at a time, each batch its own transaction.
+    ///
+    /// - Returns: how many were embedded; one the model made no usable vector of is left without.
+    public func embedLinkedPassages() async throws -> Int {
+        let pending = try database.linkedPassagesToEmbed(model: encoder.identity, dimensions: encoder.dimensions)
+        var embedded = 0
+        for start in stride(from: 0, to: pending.count, by: batchSize * 4) {
+            if Task.isCancelled { break }
+            let batch = pending[start..<min(start + batchSize * 4, pending.count)]
+            let vectors = await offTheTaskPool { [encoder] in
+                batch.compactMap { passage -> (id: Int64, vector: [Float])? in
+                    let vector = encoder.embedding(forTokenIDs: encoder.tokenIDs(for: passage.text))
+                    return ComicVector.isUnitLength(vector) ? (passage.id, vector) : nil
+                }
+            }
+            try database.storeLinkedPassageVectors(vectors, model: encoder.identity)
+            embedded += vectors.count
+        }
+        return embedded
     }
 
     /// Waits until the writer of the FIFO at `path` closes it (returns at once when there is

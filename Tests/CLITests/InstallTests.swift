@@ -16,6 +16,7 @@ struct InstallTests {
         "usr/share/bash-completion/completions/xkcd-search",
         "usr/share/zsh/site-functions/_xkcd-search",
         "usr/share/fish/vendor_completions.d/xkcd-search.fish",
+        "usr/share/xkcd-search/linked-passages.tsv",
     ]
 
     /// Runs `make arguments…` in the package directory; its standard output and error together.

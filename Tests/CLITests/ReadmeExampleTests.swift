@@ -17,6 +17,8 @@ struct ReadmeExampleTests {
         "xkcd-search help <command>": "a placeholder",
         "xkcd-search serve": "serves until stopped (Tests/XKCDServerTests run it)",
         "xkcd-search --db /tmp/idx show 327": "a path of the reader's",
+        "xkcd-search index --linked-passages /usr/local/share/xkcd-search/linked-passages.tsv":
+            "a path of an installed copy (RelevantCommandTests runs the option)",
         "xkcd-search search --oneline --limit 100 physics | fzf | cut -f1 | xargs xkcd-search show":
             "needs fzf and a person",
     ]

@@ -53,6 +53,52 @@ struct RelevantCommandTests {
             #expect(reasons.keys.contains("sentence"))
             // The situation names neither #2347's title nor is #2347 linked from another explanation.
             #expect(reasons["holdsTitle"] as? Bool == false && reasons["linkedFrom"] as? Int == 0, "\(reasons)")
+            // No passage linked to anything in this index.
+            #expect(reasons["linkedPassageSimilarity"] is NSNull, "\(reasons)")
+        }
+    }
+
+    /// `index --linked-passages` makes a file's passages the index's own and embeds them; a
+    /// passage near one of them lifts the comic it was linked to, and says so. A file that is no
+    /// such file stops the run with one line before anything is done.
+    @Test func linkedPassagesFromAFileLiftTheirComics() async throws {
+        try await withBrowseSandbox { sandbox in
+            let file = sandbox.directory.appendingPathComponent("linked.tsv")
+            try """
+            query\trelevant\tkind\tnote\tsource
+            The deploy script fails without a word whenever the disk fills up, and nobody notices for weeks.\t1116\tsituation\t1116: Traffic Lights\thttps://example.org/thread/1
+
+            """.write(to: file, atomically: true, encoding: .utf8)
+            let broken = sandbox.directory.appendingPathComponent("broken.tsv")
+            try "passage\tcomic\nsomething\t1116\n".write(to: broken, atomically: true, encoding: .utf8)
+            // An index run that embeds, as `make demo` runs it.
+            let indexing = try BinaryRunner(sandbox: sandbox.directory, embeds: true)
+            let refused = try await indexing.run([
+                "index", "--db", sandbox.db, "--mirror", Fixtures.corpusURL.path, "--linked-passages", broken.path,
+            ])
+            expectFailure(
+                refused,
+                "the file of linked passages can't be used: its first line does not name the columns query, relevant and source"
+            )
+            #expect(try sqliteLines(sandbox.db, "SELECT count(*) FROM linkedPassage") == ["0"])
+
+            let indexed = try await indexing.run([
+                "index", "--db", sandbox.db, "--mirror", Fixtures.corpusURL.path, "--linked-passages", file.path,
+            ])
+            #expect(indexed.status == 0, "\(indexed)")
+            #expect(indexed.stdout.contains("1 linked passage embedded"), "\(indexed)")
+            let page = try await sandbox.json(
+                "relevant", "--json",
+                "Our deploy script fails silently each time the disk is full, and for weeks nobody notices.")
+            let first = try #require((page["results"] as? [[String: Any]])?.first, "\(page)")
+            #expect(first["num"] as? Int == 1116, "\(page)")
+            let reasons = try #require(first["reasons"] as? [String: Any])
+            let similarity = try #require(reasons["linkedPassageSimilarity"] as? Double, "\(reasons)")
+            #expect(similarity > 0.6 && similarity <= 1, "\(reasons)")
+            let text = try await sandbox.run(
+                "relevant", "Our deploy script fails silently each time the disk is full, and for weeks nobody notices."
+            )
+            #expect(text.stdout.contains("someone linked it to a passage like this one"), "\(text)")
         }
     }
 

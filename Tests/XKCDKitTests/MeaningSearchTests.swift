@@ -392,3 +392,59 @@ struct RelevantConfidenceTests {
         #expect(!wordsOnly.results.isEmpty && wordsOnly.confidence == nil)
     }
 }
+
+/// Passages people linked comics to (``LinkedPassage``), on a fixture index of their own: a
+/// passage near one someone linked a comic to lifts that comic, with that reason.
+@Suite("Passages: comics people linked to passages like it")
+struct LinkedPassageRankingTests {
+    /// A situation with nothing of #1116 (Traffic Lights) in its words or its meaning, linked to
+    /// it by someone, and another passage about the same situation in other words.
+    static let linked = LinkedPassage(
+        comic: 1116,
+        text: "The deploy script fails without a word whenever the disk fills up, and nobody notices for weeks.",
+        source: "https://example.org/thread/1")
+    static let passage = "Our deploy script fails silently each time the disk is full, and for weeks nobody notices."
+
+    /// The fixture index embedded, with the linked passage embedded too; built once.
+    private static let index = Task { () throws -> (ComicDatabase, SentenceModel) in
+        let database = try await makeFixtureIndex()
+        let model = try realSentenceModel()
+        let indexer = VectorIndexer(database: database, encoder: try model.encoder().get(), width: 1)
+        _ = try await indexer.run()
+        _ = try database.replaceLinkedPassages([linked])
+        #expect(try await indexer.embedLinkedPassages() == 1)
+        return (database, model)
+    }
+
+    @Test func aPassageNearALinkedOneLiftsItsComicAndSaysWhy() async throws {
+        let (database, model) = try await Self.index.value
+        let engine = SearchEngine(database: database, sentenceModel: model)
+        let lifted = try engine.relevant(to: Self.passage)
+        let first = try #require(lifted.results.first)
+        #expect(first.id == 1116, "\(lifted.results.map(\.id))")
+        let similarity = try #require(first.linkedPassageSimilarity)
+        #expect(similarity > 0.6 && similarity <= 1, "\(similarity)")
+        #expect(first.liftedBy.contains("someone linked it to a passage like this one"), "\(first.liftedBy)")
+        // Without it (its source left out, or no weight), #1116 has nothing to rank by.
+        var settings = RelevantSettings()
+        settings.excludedLinkedSources = [Self.linked.source]
+        let leftOut = try engine.relevant(to: Self.passage, settings: settings)
+        #expect(leftOut.results.first?.id != 1116 && leftOut.results.allSatisfy { $0.linkedPassageSimilarity == nil })
+        settings = RelevantSettings()
+        settings.linkedPassageWeight = 0
+        #expect(
+            try engine.relevant(to: Self.passage, settings: settings).results.map(\.id) == leftOut.results.map(\.id))
+        // A search of a pasted passage ranks it the same way.
+        let searched = try engine.search(Self.passage + " We only find out when a customer writes in about it.")
+        #expect(searched.results.first?.id == 1116, "\(searched.results.map(\.id))")
+    }
+
+    /// A passage about something else gains nothing from it: under the threshold, no lift.
+    @Test func aPassageAboutSomethingElseGainsNothing() async throws {
+        let (database, model) = try await Self.index.value
+        let engine = SearchEngine(database: database, sentenceModel: model)
+        let other = "My password has to change every month, so I keep adding one to the number at its end."
+        let found = try engine.relevant(to: other, limit: 40)
+        #expect(found.results.allSatisfy { $0.linkedPassageSimilarity == nil }, "\(found.results)")
+    }
+}

@@ -133,6 +133,7 @@ import XKCDModel
                     "v7-spelling-buckets", "v8-comic-links", "v9-comic-vectors", "v10-symbol-words",
                     "v11-image-hashes", "v12-image-part-hashes", "v13-vectors-version", "v14-spelling-first-and-third",
                     "v15-links-version",
+                    "v16-linked-passages",
                 ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {

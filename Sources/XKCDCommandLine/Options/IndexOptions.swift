@@ -19,6 +19,7 @@ public struct IndexOptions: ParsableArguments, Sendable {
           xkcd-search index
           xkcd-search index --mirror .build/snapshot --vectors .build/snapshot/vectors.sqlite
           xkcd-search index --rebuild
+          xkcd-search index --linked-passages /usr/local/share/xkcd-search/linked-passages.tsv
           xkcd-search index --images
         """
 
@@ -41,6 +42,12 @@ public struct IndexOptions: ParsableArguments, Sendable {
             "Take comic vectors from this file (scripts/export-vectors.sh writes one) where they match the model and the text, instead of embedding those comics.",
             valueName: "file"))
     public var vectors: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Make the passages of this file (tab-separated: query, relevant, source) the ones people linked comics to, which relevant reads; make install puts one in share/xkcd-search/linked-passages.tsv.",
+            valueName: "file"))
+    public var linkedPassages: String?
 
     @Flag(help: "Do not embed comics for search by meaning (it then leaves out the comics not embedded yet).")
     public var noEmbed = false

@@ -240,6 +240,8 @@ public struct RelevantDocument: Encodable, Sendable {
         var holdsTitle: Bool
         /// How many other comics' explanations link to it.
         var linkedFrom: Int
+        /// The cosine similarity with the nearest passage someone linked it to, when that lifted it.
+        @NullWhenMissing var linkedPassageSimilarity: Double?
     }
     /// The passage's words the comics were looked up by.
     var words: [String]
@@ -266,7 +268,8 @@ public struct RelevantDocument: Encodable, Sendable {
                     words: result.words,
                     snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
                     sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 },
-                    holdsTitle: result.holdsTitle, linkedFrom: result.linkedFrom))
+                    holdsTitle: result.holdsTitle, linkedFrom: result.linkedFrom,
+                    linkedPassageSimilarity: result.linkedPassageSimilarity.map { ($0 * 1000).rounded() / 1000 }))
         }
     }
 }

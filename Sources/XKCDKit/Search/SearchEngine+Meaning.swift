@@ -150,10 +150,12 @@ extension SearchEngine {
     /// Ranks the first ``fusionDepth`` results of `ranking` together with the `nearestCount`
     /// comics most similar in meaning, by `weight` × similarity + (1 − `weight`) × lexical score,
     /// each scaled to 0...1 over those candidates, plus `titleBonus` for a comic whose whole
-    /// title the query holds and what `prior` gives the candidates.
+    /// title the query holds and what `prior` gives the candidates. The comics `joining` are
+    /// candidates too, as the query's filters and exclusions allow.
     func fuse(
         _ similarities: [Float], into ranking: inout Ranking, excluding excluded: Set<Comic.ID>, weight: Double,
-        nearestCount: Int, titleBonus: Double, prior: (([Comic.ID]) throws -> [Comic.ID: Double])? = nil
+        nearestCount: Int, titleBonus: Double, joining: [Comic.ID] = [],
+        prior: (([Comic.ID]) throws -> [Comic.ID: Double])? = nil
     ) throws {
         // The comics nearest in meaning that the query's filters (as the lexical ranking read
         // them) and exclusions allow.
@@ -168,7 +170,11 @@ extension SearchEngine {
         let depth = min(Self.fusionDepth, ranking.ids.count)
         let lexicalHead = Array(ranking.ids[..<depth])
         let inHead = Set(lexicalHead)
-        let newcomers = nearest.prefix(nearestCount).filter { !inHead.contains($0) }
+        var newcomers = nearest.prefix(nearestCount).filter { !inHead.contains($0) }
+        let joined = Set(newcomers)
+        newcomers += joining.filter { id in
+            !inHead.contains(id) && !joined.contains(id) && !excluded.contains(id) && (allowed?.contains(id) ?? true)
+        }
         let candidates = lexicalHead + newcomers
 
         func lexical(_ id: Comic.ID) -> Double { ranking.scores?.score(id) ?? 0 }

@@ -27,6 +27,9 @@ public struct RelevantComic: Sendable, Hashable {
     public var holdsTitle = false
     /// How many other comics' explanations link to it, which lifted it when meaning was asked.
     public var linkedFrom = 0
+    /// The cosine similarity of the passage with the nearest passage someone linked this comic
+    /// to (``LinkedPassage``), when that lifted it.
+    public var linkedPassageSimilarity: Double?
 
     /// ``holdsTitle`` and ``linkedFrom`` in words, for people: what lifted the comic besides
     /// the words and the meaning it shares with the passage.
@@ -34,6 +37,7 @@ public struct RelevantComic: Sendable, Hashable {
         var reasons: [String] = []
         if holdsTitle { reasons.append("the passage names its title") }
         if linkedFrom > 0 { reasons.append("linked from \(linkedFrom) other explanation\(linkedFrom == 1 ? "" : "s")") }
+        if linkedPassageSimilarity != nil { reasons.append("someone linked it to a passage like this one") }
         return reasons
     }
 }
@@ -102,6 +106,20 @@ public struct RelevantSettings: Sendable, Hashable {
     public var sentences = false
     /// How many of the comics nearest in meaning join the lexical candidates.
     public var nearest = 30
+    /// What a comic gains when someone linked it to a passage near this one in meaning
+    /// (``LinkedPassage``, `index --linked-passages`): this weight × (cosine − ``linkedPassageThreshold``)
+    /// for the nearest such passage, when above the threshold; such a comic joins the candidates.
+    /// Chosen inside 5 folds by source on the 418 real passages (each fold judged with the
+    /// passages of the other four only): folds chose 1.5 to 3 and 0.25 to 0.35, and held out the
+    /// ranking went from 0.493 to 0.512 MRR@10 (situations 0.474 → 0.497), up on every fold
+    /// (docs/ranking.md, "Passages people linked").
+    public var linkedPassageWeight = 2.0
+    /// The cosine under which a linked passage says nothing of the comic: a passage about
+    /// anything is that near to most others.
+    public var linkedPassageThreshold = 0.3
+    /// Linked passages written at these addresses are left out: a benchmark judging passages
+    /// by folds leaves out the passages of the fold it judges.
+    public var excludedLinkedSources: Set<String> = []
     /// Pseudo-relevance feedback: how many of the first comics move the passage's vector
     /// towards theirs (0: none), and by how much. 3 took 0.628 to 0.620 at 20 words and weight 0.3,
     /// 0.580 to 0.609 at 12 words and weight 0.45: no gain once the words and weight were chosen; off.
@@ -137,7 +155,7 @@ extension SearchEngine {
     func passageResults(_ text: String, limit: Int, page: Int) throws -> SearchResults {
         logger.info("ranked as a passage: \(Self.passageMinimumWords) words or more")
         let (shown, overflow) = page.multipliedReportingOverflow(by: limit)
-        let found = try relevant(to: text, limit: overflow ? 100_000 : min(shown, 100_000))
+        let found = try relevant(to: text, limit: overflow ? 100_000 : min(shown, 100_000), settings: passageSettings)
         let (skipped, skipsAll) = (page - 1).multipliedReportingOverflow(by: limit)
         let results = found.results.dropFirst(skipsAll ? found.results.count : skipped).map { comic in
             SearchResult(
@@ -228,6 +246,8 @@ extension SearchEngine {
             var linkedFrom: [Comic.ID: Int] = [:]
             var sentences: [String] = []
             var nearestSentence: [Int] = []
+            // What each comic linked to a passage near this one gains, and so its reason.
+            var linkedPassageBonus: [Comic.ID: Double] = [:]
             do {
                 sentences = [passage] + (settings.sentences ? Self.sentences(of: passage) : [])
                 let embedded = try embeddings(of: sentences)
@@ -235,16 +255,22 @@ extension SearchEngine {
                 let model = embedded.model
                 let lexical = ranking
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
+                linkedPassageBonus = try linkedPassageBonuses(
+                    for: vectors[0], model: model, settings: settings, in: view)
+                // Comics with no vector are no comics of the index (a passage may link one not
+                // indexed yet).
+                let linkedComics = linkedPassageBonus.keys.filter { $0 < best.count && best[$0] != 0 }.sorted()
                 // The link counts read for the fused candidates are the reasons' too.
-                func linkPrior(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
+                func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)
                     for id in ids { linkedFrom[id] = counts[id, default: 0] }
                     return Self.linkPrior(
-                        counts: counts, weight: settings.linkWeight, fullAt: settings.linksForFullPrior)
+                        counts: counts, weight: settings.linkWeight, fullAt: settings.linksForFullPrior
+                    ).merging(linkedPassageBonus, uniquingKeysWith: +)
                 }
                 try fuse(
                     best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest,
-                    titleBonus: settings.titleWeight, prior: linkPrior)
+                    titleBonus: settings.titleWeight, joining: linkedComics, prior: priors)
                 if settings.feedback > 0 {
                     // Pseudo-relevance feedback: the passage's vector moved towards those of the
                     // comics ranked first, as one more text to be near.
@@ -265,7 +291,8 @@ extension SearchEngine {
                         ranking = lexical
                         try fuse(
                             best, into: &ranking, excluding: [], weight: settings.meaningWeight,
-                            nearestCount: settings.nearest, titleBonus: settings.titleWeight, prior: linkPrior)
+                            nearestCount: settings.nearest, titleBonus: settings.titleWeight, joining: linkedComics,
+                            prior: priors)
                     }
                 }
                 ranking.similarities = best
@@ -296,12 +323,29 @@ extension SearchEngine {
                 return RelevantComic(
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
                     snippet: Self.unmarking(common, in: snippet), sentence: sentence, similarity: similarity,
-                    holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0)
+                    holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0,
+                    linkedPassageSimilarity: linkedPassageBonus[id].map {
+                        $0 / settings.linkedPassageWeight + settings.linkedPassageThreshold
+                    })
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
                 results: results,
                 semanticProblem: semanticProblem)
+        }
+    }
+
+    /// What each comic linked to a passage near `vector` in meaning gains: ``RelevantSettings/linkedPassageWeight``
+    /// × (cosine − ``RelevantSettings/linkedPassageThreshold``) for the nearest, when above it.
+    func linkedPassageBonuses(
+        for vector: [Float], model: String, settings: RelevantSettings, in view: ComicDatabase.SearchView
+    ) throws -> [Comic.ID: Double] {
+        guard settings.linkedPassageWeight > 0 else { return [:] }
+        let nearest = try view.linkedPassageSimilarities(
+            to: vector, model: model, excludingSources: settings.excludedLinkedSources)
+        return nearest.compactMapValues { similarity in
+            let above = Double(similarity) - settings.linkedPassageThreshold
+            return above > 0 ? settings.linkedPassageWeight * above : nil
         }
     }
 
@@ -385,8 +429,9 @@ struct PassageWords {
 /// How sure `relevant` is of its first comic, in words: read from the first comic's score, its
 /// lead over the second and its cosine similarity, by a logistic regression fitted on the real
 /// passages of Benchmarks/Relevance (scripts/relevance-confidence.py). Inside 5 folds by source,
-/// on the 311 passages: the first comic was right for 82 % of those said to fit well (a quarter
-/// of them), 42 % of those that might fit and 20 % of the long shots (docs/ranking.md).
+/// on the 418 passages, each ranked with the linked passages of the other folds only: the first
+/// comic was right for 82 % of those said to fit well (a quarter of them), 43 % of those that
+/// might fit and 19 % of the long shots (docs/ranking.md).
 public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
     case fitsWell = "fits well"
     case mightFit = "might fit"
@@ -394,7 +439,7 @@ public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
 
     /// The fitted coefficients: intercept, first score, lead, cosine. Fitted with the default
     /// ``RelevantSettings``; other settings change the scores and void them.
-    static let coefficients = (intercept: -3.9072, firstScore: 1.8803, lead: 3.7002, similarity: 3.2683)
+    static let coefficients = (intercept: -2.7073, firstScore: 0.6176, lead: 3.5731, similarity: 3.0718)
 
     /// The words for a first comic's score, lead over the second and cosine similarity.
     ///

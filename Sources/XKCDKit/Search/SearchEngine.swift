@@ -40,6 +40,9 @@ public struct SearchEngine: Sendable {
     public var passageCombination = PassageCombination.best
     /// A linear map of each query's sentence vector (``QueryAdapter``); none unless measured.
     public var queryAdapter: QueryAdapter?
+    /// How a search of a pasted passage is ranked (``passageMinimumWords``): the measured
+    /// defaults, unless a benchmark leaves out linked passages as `relevant`'s settings do.
+    public var passageSettings = RelevantSettings()
     private let parser = QueryParser()
     /// Says at `info` how each search went: the query read, what ranked it and how long each
     /// step took (`-v`).

@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v15-links-version"
+    static let latestMigration = "v16-linked-passages"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -243,8 +243,23 @@ enum Schema {
         }
         // The same for the links between comics: their counts kept in memory (``LinkCountCache``)
         // are read again after any change.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v15-links-version") { db in
             try raiseVersion(.linksVersion, onEveryChangeTo: "comicLink", db)
+        }
+        // Passages people wrote about a situation of their own, each with the comic they linked
+        // to it (``LinkedPassage``), and each one's sentence vector once the indexer has made it
+        // (`model` and `vector` stay NULL until then): `relevant` lifts the comics linked to
+        // passages like the one it is given. Filled by `index --linked-passages`.
+        migrator.registerMigration(latestMigration) { db in
+            try db.create(table: "linkedPassage") { t in
+                t.primaryKey("id", .integer)
+                t.column("comicID", .integer).notNull()
+                t.column("text", .text).notNull()
+                t.column("source", .text).notNull()
+                t.column("model", .text)
+                t.column("vector", .blob)
+                t.uniqueKey(["comicID", "text"])
+            }
         }
         return migrator
     }

@@ -1,0 +1,67 @@
+import FoundationEssentials
+import Glibc
+import XKCDModel
+
+/// Reads a file of linked passages (``LinkedPassage``): tab-separated, with a header naming at
+/// least the columns `query`, `relevant` and `source`, as Benchmarks/Relevance/situations*.tsv
+/// are (`make linked-passages` joins them into one).
+public enum LinkedPassageFile: Sendable {
+    /// The largest file read: a hundred times the one shipped.
+    public static let sizeLimit = 32 << 20
+
+    /// The passages of the file at `path`, in its order.
+    ///
+    /// - Throws: ``IndexError/linkedPassages(_:)`` when the file can't be read, is too large, has
+    ///   no such header, or a row has no comic number or no passage.
+    public static func read(_ path: String) throws(IndexError) -> [LinkedPassage] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .linkedPassages(String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .linkedPassages("it is not a regular file") }
+        guard status.st_size <= sizeLimit else { throw .linkedPassages("it is larger than \(sizeLimit >> 20) MB") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .linkedPassages("it can't be read")
+        }
+        return try passages(in: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The passages of a file's text.
+    static func passages(in text: String) throws(IndexError) -> [LinkedPassage] {
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).makeIterator()
+        let header = (lines.next() ?? "").split(separator: "\t", omittingEmptySubsequences: false).map(trimmed)
+        guard let query = header.firstIndex(of: "query"), let relevant = header.firstIndex(of: "relevant"),
+            let source = header.firstIndex(of: "source")
+        else { throw .linkedPassages("its first line does not name the columns query, relevant and source") }
+        var passages: [LinkedPassage] = []
+        var lineNumber = 1
+        while let line = lines.next() {
+            lineNumber += 1
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard columns.count > max(query, relevant, source) else {
+                throw .linkedPassages("line \(lineNumber) has \(columns.count) columns, not \(header.count)")
+            }
+            // Several comics may be linked to one passage ("303,1205"): each is one row.
+            let comics = columns[relevant].split(separator: ",").map { Comic.ID(trimmed($0)) }
+            guard !comics.isEmpty, comics.allSatisfy({ ($0 ?? 0) > 0 }) else {
+                throw .linkedPassages("line \(lineNumber) names no comic number in its relevant column")
+            }
+            // Control characters are no part of what anyone wrote, and never reach a terminal.
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: columns[query].unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+            let text = trimmed(Substring(String(scalars)))
+            guard !text.isEmpty else { throw .linkedPassages("line \(lineNumber) has no passage") }
+            for comic in comics.compactMap({ $0 }) {
+                passages.append(LinkedPassage(comic: comic, text: text, source: String(columns[source])))
+            }
+        }
+        return passages
+    }
+
+    /// `text` without white space around it.
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+}

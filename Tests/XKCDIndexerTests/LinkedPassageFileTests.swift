@@ -1,0 +1,41 @@
+import Testing
+import XKCDModel
+
+@testable import XKCDIndexer
+
+/// Reading a file of linked passages (`index --linked-passages`): the benchmark's own format,
+/// and a clear reason for a file that is not one.
+@Suite struct LinkedPassageFileTests {
+    @Test func rowsOfTheBenchmarksFormatAreRead() throws {
+        let file = """
+            query\trelevant\tkind\tnote\tsource
+            The build breaks\u{7} every time.\t1172\tsituation\t1172: Workflow\thttps://a.example/1
+
+            Two comics fit this one.\t303, 1205\tsituation\tboth\thttps://b.example/2
+            """
+        #expect(
+            try LinkedPassageFile.passages(in: file) == [
+                LinkedPassage(comic: 1172, text: "The build breaks every time.", source: "https://a.example/1"),
+                LinkedPassage(comic: 303, text: "Two comics fit this one.", source: "https://b.example/2"),
+                LinkedPassage(comic: 1205, text: "Two comics fit this one.", source: "https://b.example/2"),
+            ])
+    }
+
+    @Test(arguments: [
+        ("a\tb\tc\nx\t1\ty", "its first line does not name the columns query, relevant and source"),
+        ("query\trelevant\tsource\nx\t1", "line 2 has 2 columns, not 3"),
+        ("query\trelevant\tsource\nx\tone\ty", "line 2 names no comic number in its relevant column"),
+        ("query\trelevant\tsource\nok\t1\ty\nx\t-4\ty", "line 3 names no comic number in its relevant column"),
+        ("query\trelevant\tsource\n \t1\ty", "line 2 has no passage"),
+    ])
+    func aFileThatIsNoneSaysWhy(file: String, reason: String) {
+        #expect(throws: IndexError.linkedPassages(reason)) { try LinkedPassageFile.passages(in: file) }
+    }
+
+    @Test func aMissingFileOrADirectoryIsRefused() {
+        #expect(throws: IndexError.linkedPassages("No such file or directory")) {
+            try LinkedPassageFile.read("/nonexistent/linked.tsv")
+        }
+        #expect(throws: IndexError.linkedPassages("it is not a regular file")) { try LinkedPassageFile.read("/") }
+    }
+}
