@@ -237,7 +237,8 @@ snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNA
 
 $(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv))
 	@mkdir -p $(dir $@)
-	awk 'FNR > 1 || NR == 1' $^ > $@.part && mv $@.part $@
+	@# A file of its own for each run: two runs at once (the install tests) each write one whole.
+	tmp=$$(mktemp $@.XXXXXX) && awk 'FNR > 1 || NR == 1' $^ > "$$tmp" && chmod 644 "$$tmp" && mv "$$tmp" $@
 
 linked-passages: $(LINKED_PASSAGES)
 

@@ -81,12 +81,18 @@ struct RelevantCommandTests {
                 "the file of linked passages can't be used: its first line does not name the columns query, relevant and source"
             )
             #expect(try sqliteLines(sandbox.db, "SELECT count(*) FROM linkedPassage") == ["0"])
+            #expect(try await sandbox.json("stats", "--json")["linkedPassages"] as? Int == 0)
 
             let indexed = try await indexing.run([
                 "index", "--db", sandbox.db, "--mirror", Fixtures.corpusURL.path, "--linked-passages", file.path,
             ])
             #expect(indexed.status == 0, "\(indexed)")
             #expect(indexed.stdout.contains("1 linked passage embedded"), "\(indexed)")
+            #expect(try await sandbox.json("stats", "--json")["linkedPassages"] as? Int == 1)
+            let stats = try await sandbox.run("stats")
+            #expect(
+                stats.stdoutLines.contains(
+                    "linked:        1 passage people linked comics to, which relevant learns from"))
             let page = try await sandbox.json(
                 "relevant", "--json",
                 "Our deploy script fails silently each time the disk is full, and for weeks nobody notices.")

@@ -30,6 +30,9 @@ public struct StatsDocument: Encodable, Sendable {
     @NullWhenMissing public var semanticModel: String?
     /// How many comics have a vector, so that a search by meaning can find them.
     public var embeddedComics: Int
+    /// How many passages people linked comics to (`index --linked-passages`) `relevant` reads:
+    /// those with a vector of the model.
+    public var linkedPassages: Int
     /// Images kept in the cache, and their size.
     public var images: Int
     /// The size of the images kept in the cache, in bytes.
@@ -42,7 +45,7 @@ public struct StatsDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case comics, latest, explained, incomplete, unexplained, favourites, tags, lastUpdate, database, databaseBytes
-        case semanticSearch, semanticModel, embeddedComics, images, imageBytes, imagesMissing
+        case semanticSearch, semanticModel, embeddedComics, linkedPassages, images, imageBytes, imagesMissing
     }
 
     /// Reads the counts of `database`, the model's status and the image cache's use.
@@ -69,6 +72,7 @@ public struct StatsDocument: Encodable, Sendable {
         semanticSearch = semantic.isOn
         semanticModel = semantic.model
         embeddedComics = semantic.embeddedComics
+        linkedPassages = try semantic.model.map { try database.linkedPassageCounts(model: $0).embedded } ?? 0
         self.images = images.images
         imageBytes = images.bytes
         imagesMissing = cache.missingCount()

@@ -111,8 +111,9 @@ public struct RelevantSettings: Sendable, Hashable {
     /// for the nearest such passage, when above the threshold; such a comic joins the candidates.
     /// Chosen inside 5 folds by source on the 418 real passages (each fold judged with the
     /// passages of the other four only): folds chose 1.5 to 3 and 0.25 to 0.35, and held out the
-    /// ranking went from 0.493 to 0.512 MRR@10 (situations 0.474 → 0.497), up on every fold
-    /// (docs/ranking.md, "Passages people linked").
+    /// ranking went from 0.493 to 0.512 MRR@10 (situations 0.474 → 0.497), up on every fold. With
+    /// 110 passages gathered after the choice (528 in all, by folds): 0.466 → 0.483; on those 110
+    /// alone, with the first 418 linked: 0.375 → 0.370 (docs/ranking.md, "Passages people linked").
     public var linkedPassageWeight = 2.0
     /// The cosine under which a linked passage says nothing of the comic: a passage about
     /// anything is that near to most others.
@@ -257,9 +258,9 @@ extension SearchEngine {
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                 linkedPassageBonus = try linkedPassageBonuses(
                     for: vectors[0], model: model, settings: settings, in: view)
-                // Comics with no vector are no comics of the index (a passage may link one not
-                // indexed yet).
-                let linkedComics = linkedPassageBonus.keys.filter { $0 < best.count && best[$0] != 0 }.sorted()
+                // A passage may link a comic newer than the index holds: past the last comic
+                // with a vector, none joins.
+                let linkedComics = linkedPassageBonus.keys.filter { $0 < best.count }.sorted()
                 // The link counts read for the fused candidates are the reasons' too.
                 func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)
@@ -429,9 +430,9 @@ struct PassageWords {
 /// How sure `relevant` is of its first comic, in words: read from the first comic's score, its
 /// lead over the second and its cosine similarity, by a logistic regression fitted on the real
 /// passages of Benchmarks/Relevance (scripts/relevance-confidence.py). Inside 5 folds by source,
-/// on the 418 passages, each ranked with the linked passages of the other folds only: the first
-/// comic was right for 82 % of those said to fit well (a quarter of them), 43 % of those that
-/// might fit and 19 % of the long shots (docs/ranking.md).
+/// on the 528 passages, each ranked with the linked passages of the other folds only: the first
+/// comic was right for 81 % of those said to fit well (a fifth of them), 48 % of those that
+/// might fit and 17 % of the long shots (docs/ranking.md).
 public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
     case fitsWell = "fits well"
     case mightFit = "might fit"
@@ -439,7 +440,7 @@ public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
 
     /// The fitted coefficients: intercept, first score, lead, cosine. Fitted with the default
     /// ``RelevantSettings``; other settings change the scores and void them.
-    static let coefficients = (intercept: -2.7073, firstScore: 0.6176, lead: 3.5731, similarity: 3.0718)
+    static let coefficients = (intercept: -2.6330, firstScore: 0.2880, lead: 3.9217, similarity: 3.3984)
 
     /// The words for a first comic's score, lead over the second and cosine similarity.
     ///
