@@ -236,6 +236,7 @@ $(SNAPSHOT_DIR)/vectors.sqlite: $(VECTORS)
 snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNAPSHOT_DIR)/vectors.sqlite)
 
 $(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv))
+	@test -n "$^" || { echo "error: no Benchmarks/Relevance/situations*.tsv to join" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@# A file of its own for each run: two runs at once (the install tests) each write one whole.
 	tmp=$$(mktemp $@.XXXXXX) && awk 'FNR > 1 || NR == 1' $^ > "$$tmp" && chmod 644 "$$tmp" && mv "$$tmp" $@

@@ -4,7 +4,7 @@
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
-//        [--feedback 0] [--feedback-weight 0.5]]
+//        [--feedback 0] [--feedback-weight 0.5] [--linked-weight 2] [--linked-threshold 0.3]]
 //       [--half odd|even] [--folds K] [--dump] [--candidates]
 //
 // `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
@@ -13,7 +13,9 @@
 // `--set` takes several files joined by commas. `--folds K` also reports each of K folds and their
 // mean and spread; a row's fold is a hash of its source's repository or site (the fifth column:
 // `github.com/OWNER/REPO`, or the host), so that no thread, blog or chat log is in two folds
-// (issue 38: every choice is made on the other folds and judged on the one held out).
+// (issue 38: every choice is made on the other folds and judged on the one held out). The
+// index's linked passages (`index --linked-passages`) are these same rows: each row is ranked
+// without those of its own fold, or, without `--folds`, of its own repository or site.
 //
 // `--sample-quotes N` replaces the set with N remembered lines drawn from the index itself (a
 // fixed seed, so runs compare): 4 to 7 consecutive words of a comic's title text or transcript,
@@ -244,10 +246,9 @@ for line in set.split(separator: "\n", omittingEmptySubsequences: false) {
         forFold: folds.map { fold(ofSource: columns.count > 4 ? columns[4] : query, in: $0) })
     let found: [(id: Int, title: String)]
     var correction = ""
-    if columns.count > 4 {
-        relevantSettings.excludedLinkedSources = linkedSourcesLeftOut(for: columns[4])
-        engine.passageSettings.excludedLinkedSources = relevantSettings.excludedLinkedSources
-    }
+    // A row without a source (the known-item sets) is no linked passage: nothing to leave out.
+    relevantSettings.excludedLinkedSources = columns.count > 4 ? linkedSourcesLeftOut(for: columns[4]) : []
+    engine.passageSettings.excludedLinkedSources = relevantSettings.excludedLinkedSources
     if arguments.contains("--relevant") {
         let results = try engine.relevant(
             to: query, limit: below == nil && !deep ? (arguments.contains("--candidates") ? 50 : 10) : 200,

@@ -201,7 +201,10 @@ public struct IndexRun: Sendable {
         var vectors = try await indexer.run(importingFrom: options.vectors, textUnchanged: textUnchanged) {
             report(.progress(.embedding, $0))
         }
-        if !vectors.isInterrupted { vectors.linkedPassagesEmbedded = try await indexer.embedLinkedPassages() }
+        if !vectors.isInterrupted {
+            vectors.linkedPassagesEmbedded = try await indexer.embedLinkedPassages()
+            vectors.isInterrupted = Task.isCancelled
+        }
         report(.finished(.embedding))
         return vectors
     }

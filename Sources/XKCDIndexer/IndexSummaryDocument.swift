@@ -28,12 +28,16 @@ public struct IndexSummaryDocument: Encodable, Sendable {
     /// made no usable vector of; null without a model or with `--no-embed`.
     @NullWhenMissing var vectorRowsRefused: Int?
     @NullWhenMissing var embeddingFailed: Int?
+    /// Linked passages (`--linked-passages`) embedded in this run; null without a model or with
+    /// `--no-embed`.
+    @NullWhenMissing var linkedPassagesEmbedded: Int?
 
     public init(_ report: IndexReport, vectors: VectorReport?, database: ComicDatabase) {
         embedded = vectors?.embedded
         vectorsImported = vectors?.imported
         vectorRowsRefused = vectors?.refusedRows
         embeddingFailed = vectors?.failed
+        linkedPassagesEmbedded = vectors?.linkedPassagesEmbedded
         latest = report.latest
         comicsFetched = report.comicsFetched
         explanationsFetched = report.explanationsFetched

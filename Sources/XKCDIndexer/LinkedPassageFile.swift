@@ -15,7 +15,7 @@ public enum LinkedPassageFile: Sendable {
     ///   no such header, or a row has no comic number or no passage.
     public static func read(_ path: String) throws(IndexError) -> [LinkedPassage] {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw .linkedPassages(String(cString: strerror(errno))) }
+        guard stat(path, &status) == 0 else { throw .linkedPassages(String(cString: strerror(errno)).lowercased()) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .linkedPassages("it is not a regular file") }
         guard status.st_size <= sizeLimit else { throw .linkedPassages("it is larger than \(sizeLimit >> 20) MB") }
         let data: Data
@@ -29,6 +29,8 @@ public enum LinkedPassageFile: Sendable {
 
     /// The passages of a file's text.
     static func passages(in text: String) throws(IndexError) -> [LinkedPassage] {
+        // A byte order mark before the header is no part of its first name.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         var lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).makeIterator()
         let header = (lines.next() ?? "").split(separator: "\t", omittingEmptySubsequences: false).map(trimmed)
         guard let query = header.firstIndex(of: "query"), let relevant = header.firstIndex(of: "relevant"),
@@ -48,16 +50,22 @@ public enum LinkedPassageFile: Sendable {
             guard !comics.isEmpty, comics.allSatisfy({ ($0 ?? 0) > 0 }) else {
                 throw .linkedPassages("line \(lineNumber) names no comic number in its relevant column")
             }
-            // Control characters are no part of what anyone wrote, and never reach a terminal.
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: columns[query].unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-            let text = trimmed(Substring(String(scalars)))
+            let text = plain(columns[query])
             guard !text.isEmpty else { throw .linkedPassages("line \(lineNumber) has no passage") }
             for comic in comics.compactMap({ $0 }) {
-                passages.append(LinkedPassage(comic: comic, text: text, source: String(columns[source])))
+                passages.append(LinkedPassage(comic: comic, text: text, source: plain(columns[source])))
             }
         }
+        guard !passages.isEmpty else { throw .linkedPassages("it has no passages") }
         return passages
+    }
+
+    /// `text` without control characters, which are no part of what anyone wrote and never
+    /// reach a terminal, and without white space around it.
+    private static func plain(_ text: Substring) -> String {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
+        return trimmed(Substring(String(scalars)))
     }
 
     /// `text` without white space around it.

@@ -218,12 +218,13 @@ public struct VectorIndexer: Sendable {
     /// a batch at a time, each batch its own transaction.
     ///
     /// - Returns: how many were embedded; one the model made no usable vector of is left without.
+    ///   Cancelled, it stops after the batch under way, which is kept.
     public func embedLinkedPassages() async throws -> Int {
         let pending = try database.linkedPassagesToEmbed(model: encoder.identity, dimensions: encoder.dimensions)
         var embedded = 0
-        for start in stride(from: 0, to: pending.count, by: batchSize * 4) {
+        for start in stride(from: 0, to: pending.count, by: batchSize) {
             if Task.isCancelled { break }
-            let batch = pending[start..<min(start + batchSize * 4, pending.count)]
+            let batch = pending[start..<min(start + batchSize, pending.count)]
             let vectors = await offTheTaskPool { [encoder] in
                 batch.compactMap { passage -> (id: Int64, vector: [Float])? in
                     let vector = encoder.embedding(forTokenIDs: encoder.tokenIDs(for: passage.text))

@@ -8,8 +8,8 @@ import XKCDModel
 @Suite struct LinkedPassageFileTests {
     @Test func rowsOfTheBenchmarksFormatAreRead() throws {
         let file = """
-            query\trelevant\tkind\tnote\tsource
-            The build breaks\u{7} every time.\t1172\tsituation\t1172: Workflow\thttps://a.example/1
+            \u{FEFF}query\trelevant\tkind\tnote\tsource
+            The build breaks\u{7} every time.\t1172\tsituation\t1172: Workflow\thttps://a.example/1\u{1B} 
 
             Two comics fit this one.\t303, 1205\tsituation\tboth\thttps://b.example/2
             """
@@ -27,13 +27,14 @@ import XKCDModel
         ("query\trelevant\tsource\nx\tone\ty", "line 2 names no comic number in its relevant column"),
         ("query\trelevant\tsource\nok\t1\ty\nx\t-4\ty", "line 3 names no comic number in its relevant column"),
         ("query\trelevant\tsource\n \t1\ty", "line 2 has no passage"),
+        ("query\trelevant\tsource\n\n", "it has no passages"),
     ])
     func aFileThatIsNoneSaysWhy(file: String, reason: String) {
         #expect(throws: IndexError.linkedPassages(reason)) { try LinkedPassageFile.passages(in: file) }
     }
 
     @Test func aMissingFileOrADirectoryIsRefused() {
-        #expect(throws: IndexError.linkedPassages("No such file or directory")) {
+        #expect(throws: IndexError.linkedPassages("no such file or directory")) {
             try LinkedPassageFile.read("/nonexistent/linked.tsv")
         }
         #expect(throws: IndexError.linkedPassages("it is not a regular file")) { try LinkedPassageFile.read("/") }

@@ -439,6 +439,19 @@ struct LinkedPassageRankingTests {
         #expect(searched.results.first?.id == 1116, "\(searched.results.map(\.id))")
     }
 
+    /// A comic linked to a passage like this one joins the ranked comics even when neither its
+    /// words nor its meaning made it one: here no word is looked up and none of the comics
+    /// nearest in meaning is asked for, so it is the only one.
+    @Test func aComicLinkedToALikePassageJoinsTheCandidates() async throws {
+        let (database, model) = try await Self.index.value
+        let engine = SearchEngine(database: database, sentenceModel: model)
+        var settings = RelevantSettings()
+        (settings.words, settings.nearest) = (0, 0)
+        #expect(try engine.relevant(to: Self.passage, settings: settings).results.map(\.id) == [1116])
+        settings.linkedPassageWeight = 0
+        #expect(try engine.relevant(to: Self.passage, settings: settings).results.isEmpty)
+    }
+
     /// A passage about something else gains nothing from it: under the threshold, no lift.
     @Test func aPassageAboutSomethingElseGainsNothing() async throws {
         let (database, model) = try await Self.index.value

@@ -72,7 +72,7 @@ public struct StatsDocument: Encodable, Sendable {
         semanticSearch = semantic.isOn
         semanticModel = semantic.model
         embeddedComics = semantic.embeddedComics
-        linkedPassages = try semantic.model.map { try database.linkedPassageCounts(model: $0).embedded } ?? 0
+        linkedPassages = try semantic.model.map { try database.embeddedLinkedPassageCount(model: $0) } ?? 0
         self.images = images.images
         imageBytes = images.bytes
         imagesMissing = cache.missingCount()

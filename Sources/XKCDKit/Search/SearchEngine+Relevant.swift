@@ -31,8 +31,8 @@ public struct RelevantComic: Sendable, Hashable {
     /// to (``LinkedPassage``), when that lifted it.
     public var linkedPassageSimilarity: Double?
 
-    /// ``holdsTitle`` and ``linkedFrom`` in words, for people: what lifted the comic besides
-    /// the words and the meaning it shares with the passage.
+    /// ``holdsTitle``, ``linkedFrom`` and ``linkedPassageSimilarity`` in words, for people: what
+    /// lifted the comic besides the words and the meaning it shares with the passage.
     public var liftedBy: [String] {
         var reasons: [String] = []
         if holdsTitle { reasons.append("the passage names its title") }
@@ -258,9 +258,7 @@ extension SearchEngine {
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                 linkedPassageBonus = try linkedPassageBonuses(
                     for: vectors[0], model: model, settings: settings, in: view)
-                // A passage may link a comic newer than the index holds: past the last comic
-                // with a vector, none joins.
-                let linkedComics = linkedPassageBonus.keys.filter { $0 < best.count }.sorted()
+                let linkedComics = linkedPassageBonus.keys.sorted()
                 // The link counts read for the fused candidates are the reasons' too.
                 func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)

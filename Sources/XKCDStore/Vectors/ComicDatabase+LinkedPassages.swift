@@ -71,30 +71,30 @@ extension ComicDatabase {
         }
     }
 
-    /// How many linked passages the index holds, and how many of them have a vector of `model`.
-    package func linkedPassageCounts(model: String) throws(StoreError) -> (passages: Int, embedded: Int) {
+    /// How many linked passages have a vector of `model`: those `relevant` reads.
+    package func embeddedLinkedPassageCount(model: String) throws(StoreError) -> Int {
         try read { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT count(*), count(*) FILTER (WHERE model = ?) FROM linkedPassage", arguments: [model])
-            return ((row?[0] as Int?) ?? 0, (row?[1] as Int?) ?? 0)
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM linkedPassage WHERE model = ?", arguments: [model]) ?? 0
         }
     }
 }
 
 extension ComicDatabase.SearchView {
-    /// For each comic linked to a passage whose vector `model` made, the cosine similarity of
-    /// `query` with the nearest such passage, leaving out those written at `excludedSources`.
+    /// For each comic of the index linked to a passage whose vector `model` made, the cosine
+    /// similarity of `query` with the nearest such passage, leaving out those written at
+    /// `excludedSources`. A passage may link a comic the index does not hold (yet): it is passed over.
     ///
     /// A few hundred vectors are read at each call: a tenth of the comics' own.
     ///
     /// ```sql
-    /// SELECT comicID, source, vector FROM linkedPassage WHERE model = ?
+    /// SELECT comicID, source, vector FROM linkedPassage JOIN comic ON comic.id = comicID WHERE model = ?
     /// ```
     package func linkedPassageSimilarities(
         to query: [Float], model: String, excludingSources excludedSources: Set<String> = []
     ) throws -> [Comic.ID: Float] {
         var nearest: [Comic.ID: Float] = [:]
-        let statement = try db.cachedStatement(sql: "SELECT comicID, source, vector FROM linkedPassage WHERE model = ?")
+        let statement = try db.cachedStatement(
+            sql: "SELECT comicID, source, vector FROM linkedPassage JOIN comic ON comic.id = comicID WHERE model = ?")
         try query.withUnsafeBufferPointer { query in
             try statement.forEachRow(binding: [.text(model)]) { row in
                 let id = row.integer(0)
