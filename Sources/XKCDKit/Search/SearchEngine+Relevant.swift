@@ -247,8 +247,9 @@ extension SearchEngine {
             var linkedFrom: [Comic.ID: Int] = [:]
             var sentences: [String] = []
             var nearestSentence: [Int] = []
-            // What each comic linked to a passage near this one gains, and so its reason.
-            var linkedPassageBonus: [Comic.ID: Double] = [:]
+            // Each comic linked to a passage near this one, and that passage's cosine: what it
+            // gains, and its reason.
+            var nearLinkedPassages: [Comic.ID: Double] = [:]
             do {
                 sentences = [passage] + (settings.sentences ? Self.sentences(of: passage) : [])
                 let embedded = try embeddings(of: sentences)
@@ -256,16 +257,19 @@ extension SearchEngine {
                 let model = embedded.model
                 let lexical = ranking
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
-                linkedPassageBonus = try linkedPassageBonuses(
-                    for: vectors[0], model: model, settings: settings, in: view)
-                let linkedComics = linkedPassageBonus.keys.sorted()
+                nearLinkedPassages = try self.nearLinkedPassages(
+                    to: vectors[0], model: model, settings: settings, in: view)
+                let linkedComics = nearLinkedPassages.keys.sorted()
                 // The link counts read for the fused candidates are the reasons' too.
                 func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)
                     for id in ids { linkedFrom[id] = counts[id, default: 0] }
                     return Self.linkPrior(
                         counts: counts, weight: settings.linkWeight, fullAt: settings.linksForFullPrior
-                    ).merging(linkedPassageBonus, uniquingKeysWith: +)
+                    ).merging(
+                        nearLinkedPassages.mapValues { cosine in
+                            settings.linkedPassageWeight * (cosine - settings.linkedPassageThreshold)
+                        }, uniquingKeysWith: +)
                 }
                 try fuse(
                     best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest,
@@ -323,9 +327,7 @@ extension SearchEngine {
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
                     snippet: Self.unmarking(common, in: snippet), sentence: sentence, similarity: similarity,
                     holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0,
-                    linkedPassageSimilarity: linkedPassageBonus[id].map {
-                        $0 / settings.linkedPassageWeight + settings.linkedPassageThreshold
-                    })
+                    linkedPassageSimilarity: nearLinkedPassages[id])
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
@@ -334,17 +336,17 @@ extension SearchEngine {
         }
     }
 
-    /// What each comic linked to a passage near `vector` in meaning gains: ``RelevantSettings/linkedPassageWeight``
-    /// × (cosine − ``RelevantSettings/linkedPassageThreshold``) for the nearest, when above it.
-    func linkedPassageBonuses(
-        for vector: [Float], model: String, settings: RelevantSettings, in view: ComicDatabase.SearchView
+    /// Each comic linked to a passage nearer `vector` in meaning than ``RelevantSettings/linkedPassageThreshold``,
+    /// with the cosine of the nearest; none when ``RelevantSettings/linkedPassageWeight`` is 0.
+    /// Such a comic gains the weight × (cosine − threshold).
+    func nearLinkedPassages(
+        to vector: [Float], model: String, settings: RelevantSettings, in view: ComicDatabase.SearchView
     ) throws -> [Comic.ID: Double] {
         guard settings.linkedPassageWeight > 0 else { return [:] }
         let nearest = try view.linkedPassageSimilarities(
             to: vector, model: model, excludingSources: settings.excludedLinkedSources)
         return nearest.compactMapValues { similarity in
-            let above = Double(similarity) - settings.linkedPassageThreshold
-            return above > 0 ? settings.linkedPassageWeight * above : nil
+            Double(similarity) > settings.linkedPassageThreshold ? Double(similarity) : nil
         }
     }
 
