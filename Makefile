@@ -151,9 +151,11 @@ MODEL_DIR     := share/xkcd-search/model
 # <bin>/../share/xkcd-search/web.
 WEB_DIR       := share/xkcd-search/web
 # The real passages people linked comics to (Benchmarks/Relevance/situations*.tsv, with their
-# sources), joined into one file: `index --linked-passages` makes them the index's, and
-# `relevant` lifts the comics linked to passages like the one it is given.
+# sources) and the situations written for every comic (snapshot/written-situations.tsv), joined
+# into one file: `index --linked-passages` makes them the index's, and `relevant` lifts the
+# comics linked to passages like the one it is given, or written up for such a situation.
 LINKED_PASSAGES := .build/linked-passages.tsv
+WRITTEN_SITUATIONS := snapshot/written-situations.tsv
 LINKED_DIR    := share/xkcd-search
 # swift-argument-parser's generate-manual tool, which its GenerateManual plugin runs on every
 # executable product (`swift package plugin generate-manual`). The plugin first builds the whole
@@ -235,8 +237,8 @@ $(SNAPSHOT_DIR)/vectors.sqlite: $(VECTORS)
 
 snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNAPSHOT_DIR)/vectors.sqlite)
 
-$(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv))
-	@test -n "$^" || { echo "error: no Benchmarks/Relevance/situations*.tsv to join" >&2; exit 1; }
+$(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv)) $(WRITTEN_SITUATIONS)
+	@test -n "$(filter-out $(WRITTEN_SITUATIONS),$^)" || { echo "error: no Benchmarks/Relevance/situations*.tsv to join" >&2; exit 1; }
 	@mkdir -p $(dir $@)
 	@# A file of its own for each run: two runs at once (the install tests) each write one whole.
 	tmp=$$(mktemp $@.XXXXXX) && awk 'FNR > 1 || NR == 1' $^ > "$$tmp" && chmod 644 "$$tmp" && mv "$$tmp" $@

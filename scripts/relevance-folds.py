@@ -8,11 +8,12 @@ spread of those held-out scores are the figure to quote: no fold's score was use
 own setting. It also prints the settings chosen, so that one that wins in every fold can become
 the default.
 
-usage: scripts/relevance-folds.py RELEVANCE_BINARY [--folds 5] [--jobs 2] [--grid small|full]
+usage: scripts/relevance-folds.py RELEVANCE_BINARY [--folds 5] [--jobs 2] [--grid small|written]
   XKCD_SEARCH_MODEL and --db as for the benchmark (the environment is passed on).
 """
 
 import argparse
+import glob
 import itertools
 import os
 import re
@@ -20,12 +21,17 @@ import statistics
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
-SETS = ",".join(f"Benchmarks/Relevance/{name}" for name in
-                ["situations.tsv", "situations-2.tsv", "situations-3.tsv", "situations-4.tsv",
-                 "situations-5.tsv", "situations-6.tsv"])
+SETS = ",".join(sorted(glob.glob("Benchmarks/Relevance/situations*.tsv")))
 GRIDS = {
     "small": {"--passage-words": [12, 20, 30], "--passage-weight": [0.2, 0.3, 0.45],
               "--title-weight": [0.1, 0.2, 0.3], "--link-weight": [0.0, 0.15, 0.3]},
+    # The situations written for every comic (docs/ranking.md): their weight and threshold.
+    "written": {"--written-weight": [0.5, 1, 1.5, 2, 3], "--written-threshold": [0.2, 0.25, 0.3, 0.4]},
+}
+# Each grid's point that is the shipped setting (RelevantSettings), reported beside the choice.
+DEFAULTS = {
+    "small": {"--passage-words": 20, "--passage-weight": 0.3, "--title-weight": 0.2, "--link-weight": 0.15},
+    "written": {"--written-weight": 2, "--written-threshold": 0.3},
 }
 
 
@@ -59,8 +65,7 @@ def main():
     settings = [tuple(zip(grid, values)) for values in itertools.product(*grid.values())]
     with ThreadPoolExecutor(options.jobs) as pool:
         results = list(pool.map(lambda s: run(options.binary, options.folds, s), settings))
-    default = next(r for r in results if dict(r[0]) == {"--passage-words": 20, "--passage-weight": 0.3,
-                                                        "--title-weight": 0.2, "--link-weight": 0.15})
+    default = next(r for r in results if dict(r[0]) == DEFAULTS[options.grid])
     for kind in ("situation", "descriptio", "all"):
         held = []
         for fold in range(options.folds):

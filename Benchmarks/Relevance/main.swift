@@ -4,7 +4,8 @@
 //       [--fields 6,3,1.5,1] [--norms .5,.5,.75,.75] [--k1 1.2] [--coverage 10] [--title 5]
 //       [--proximity 3] [--sample-quotes N] [--sample-typos N] [--words-only]
 //       [--relevant [--passage-words 12] [--passage-weight 0.45] [--passage-nearest 30] [--no-sentences]
-//        [--feedback 0] [--feedback-weight 0.5] [--linked-weight 2] [--linked-threshold 0.3]]
+//        [--feedback 0] [--feedback-weight 0.5] [--linked-weight 2] [--linked-threshold 0.3]
+//        [--written-weight 2] [--written-threshold 0.3]]
 //       [--half odd|even] [--folds K] [--dump] [--candidates]
 //
 // `--relevant` ranks each query as a passage (`xkcd-search relevant`) instead of a search, with
@@ -215,6 +216,10 @@ if arguments.contains("--no-sentences") { relevantSettings.sentences = false }
 if let weight = option("--linked-weight").flatMap(Double.init) { relevantSettings.linkedPassageWeight = weight }
 if let threshold = option("--linked-threshold").flatMap(Double.init) {
     relevantSettings.linkedPassageThreshold = threshold
+}
+if let weight = option("--written-weight").flatMap(Double.init) { relevantSettings.writtenSituationWeight = weight }
+if let threshold = option("--written-threshold").flatMap(Double.init) {
+    relevantSettings.writtenSituationThreshold = threshold
 }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
 if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }

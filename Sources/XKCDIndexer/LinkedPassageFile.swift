@@ -4,7 +4,8 @@ import XKCDModel
 
 /// Reads a file of linked passages (``LinkedPassage``): tab-separated, with a header naming at
 /// least the columns `query`, `relevant` and `source`, as Benchmarks/Relevance/situations*.tsv
-/// are (`make linked-passages` joins them into one).
+/// are (`make linked-passages` joins them into one). A row whose `kind` column, when there is
+/// one, says `written` is a situation written for the comic (snapshot/written-situations.tsv).
 public enum LinkedPassageFile: Sendable {
     /// The largest file read: a hundred times the one shipped.
     public static let sizeLimit = 32 << 20
@@ -36,6 +37,7 @@ public enum LinkedPassageFile: Sendable {
         guard let query = header.firstIndex(of: "query"), let relevant = header.firstIndex(of: "relevant"),
             let source = header.firstIndex(of: "source")
         else { throw .linkedPassages("its first line does not name the columns query, relevant and source") }
+        let kind = header.firstIndex(of: "kind")
         var passages: [LinkedPassage] = []
         var lineNumber = 1
         while let line = lines.next() {
@@ -52,8 +54,10 @@ public enum LinkedPassageFile: Sendable {
             }
             let text = plain(columns[query])
             guard !text.isEmpty else { throw .linkedPassages("line \(lineNumber) has no passage") }
+            let isWritten = kind.map { $0 < columns.count && trimmed(columns[$0]) == "written" } ?? false
             for comic in comics.compactMap({ $0 }) {
-                passages.append(LinkedPassage(comic: comic, text: text, source: plain(columns[source])))
+                passages.append(
+                    LinkedPassage(comic: comic, text: text, source: plain(columns[source]), isWritten: isWritten))
             }
         }
         guard !passages.isEmpty else { throw .linkedPassages("it has no passages") }

@@ -55,6 +55,7 @@ struct RelevantCommandTests {
             #expect(reasons["holdsTitle"] as? Bool == false && reasons["linkedFrom"] as? Int == 0, "\(reasons)")
             // No passage linked to anything in this index.
             #expect(reasons["linkedPassageSimilarity"] is NSNull, "\(reasons)")
+            #expect(reasons["writtenSituationSimilarity"] is NSNull, "\(reasons)")
         }
     }
 
@@ -67,6 +68,7 @@ struct RelevantCommandTests {
             try """
             query\trelevant\tkind\tnote\tsource
             The deploy script fails without a word whenever the disk fills up, and nobody notices for weeks.\t1116\tsituation\t1116: Traffic Lights\thttps://example.org/thread/1
+            Every spreadsheet at the office breaks when someone types a date in the American order.\t1190\twritten\t\tsnapshot/written-situations.tsv
 
             """.write(to: file, atomically: true, encoding: .utf8)
             let broken = sandbox.directory.appendingPathComponent("broken.tsv")
@@ -87,12 +89,14 @@ struct RelevantCommandTests {
                 "index", "--db", sandbox.db, "--mirror", Fixtures.corpusURL.path, "--linked-passages", file.path,
             ])
             #expect(indexed.status == 0, "\(indexed)")
-            #expect(indexed.stdout.contains("1 linked passage embedded"), "\(indexed)")
-            #expect(try await sandbox.json("stats", "--json")["linkedPassages"] as? Int == 1)
+            #expect(indexed.stdout.contains("2 linked passages embedded"), "\(indexed)")
+            let counts = try await sandbox.json("stats", "--json")
+            #expect(counts["linkedPassages"] as? Int == 1 && counts["writtenSituations"] as? Int == 1, "\(counts)")
             let stats = try await sandbox.run("stats")
             #expect(
                 stats.stdoutLines.contains(
                     "linked:        1 passage people linked comics to, which relevant learns from"))
+            #expect(stats.stdoutLines.contains("situations:    1 written for the comics, which relevant reads too"))
             let page = try await sandbox.json(
                 "relevant", "--json",
                 "Our deploy script fails silently each time the disk is full, and for weeks nobody notices.")
@@ -105,6 +109,15 @@ struct RelevantCommandTests {
                 "relevant", "Our deploy script fails silently each time the disk is full, and for weeks nobody notices."
             )
             #expect(text.stdout.contains("someone linked it to a passage like this one"), "\(text)")
+            // A passage like the situation written for #1190 finds it, and says it was written.
+            let written = try await sandbox.json(
+                "relevant", "--json",
+                "Each of our spreadsheets falls apart whenever a colleague enters dates month first.")
+            let lifted = try #require((written["results"] as? [[String: Any]])?.first, "\(written)")
+            #expect(lifted["num"] as? Int == 1190, "\(written)")
+            let why = try #require(lifted["reasons"] as? [String: Any])
+            #expect((why["writtenSituationSimilarity"] as? Double ?? 0) > 0.6, "\(why)")
+            #expect(why["linkedPassageSimilarity"] is NSNull, "\(why)")
         }
     }
 

@@ -12,13 +12,21 @@ import XKCDModel
             The build breaks\u{7} every time.\t1172\tsituation\t1172: Workflow\thttps://a.example/1\u{1B} 
 
             Two comics fit this one.\t303, 1205\tsituation\tboth\thttps://b.example/2
+            A situation written for the comic.\t927\t written \t\tsnapshot/written-situations.tsv
             """
         #expect(
             try LinkedPassageFile.passages(in: file) == [
                 LinkedPassage(comic: 1172, text: "The build breaks every time.", source: "https://a.example/1"),
                 LinkedPassage(comic: 303, text: "Two comics fit this one.", source: "https://b.example/2"),
                 LinkedPassage(comic: 1205, text: "Two comics fit this one.", source: "https://b.example/2"),
+                LinkedPassage(
+                    comic: 927, text: "A situation written for the comic.", source: "snapshot/written-situations.tsv",
+                    isWritten: true),
             ])
+        // Without a kind column, every row is a passage someone linked.
+        #expect(
+            try LinkedPassageFile.passages(in: "query\trelevant\tsource\nwritten\t1\tx")
+                == [LinkedPassage(comic: 1, text: "written", source: "x")])
     }
 
     @Test(arguments: [

@@ -377,8 +377,8 @@ struct RelevantConfidenceTests {
     /// Surer as the first leads the second by more and is nearer in meaning.
     @Test func theWordsGrowSurerWithTheLeadAndTheMeaning() {
         #expect(RelevantConfidence(firstScore: 0.9, lead: 0, similarity: 0.2) == .longShot)
-        #expect(RelevantConfidence(firstScore: 1.1, lead: 0.15, similarity: 0.4) == .mightFit)
-        #expect(RelevantConfidence(firstScore: 1.2, lead: 0.4, similarity: 0.6) == .fitsWell)
+        #expect(RelevantConfidence(firstScore: 1.3, lead: 0.2, similarity: 0.4) == .mightFit)
+        #expect(RelevantConfidence(firstScore: 1.5, lead: 0.5, similarity: 0.6) == .fitsWell)
     }
 
     /// Ranked with meaning, a passage's answer has words for how sure it is; ranked by the words
@@ -404,15 +404,22 @@ struct LinkedPassageRankingTests {
         text: "The deploy script fails without a word whenever the disk fills up, and nobody notices for weeks.",
         source: "https://example.org/thread/1")
     static let passage = "Our deploy script fails silently each time the disk is full, and for weeks nobody notices."
+    /// A situation written for #1190 (Time) with nothing of it in its words or meaning, and a
+    /// passage about the same situation in other words.
+    static let written = LinkedPassage(
+        comic: 1190, text: "Every spreadsheet at the office breaks when someone types a date in the American order.",
+        source: "snapshot/written-situations.tsv", isWritten: true)
+    static let writtenPassage = "Each of our spreadsheets falls apart whenever a colleague enters dates month first."
 
-    /// The fixture index embedded, with the linked passage embedded too; built once.
+    /// The fixture index embedded, with the linked passage and the written one embedded too;
+    /// built once.
     private static let index = Task { () throws -> (ComicDatabase, SentenceModel) in
         let database = try await makeFixtureIndex()
         let model = try realSentenceModel()
         let indexer = VectorIndexer(database: database, encoder: try model.encoder().get(), width: 1)
         _ = try await indexer.run()
-        _ = try database.replaceLinkedPassages([linked])
-        #expect(try await indexer.embedLinkedPassages() == 1)
+        _ = try database.replaceLinkedPassages([linked, written])
+        #expect(try await indexer.embedLinkedPassages() == 2)
         return (database, model)
     }
 
@@ -425,6 +432,7 @@ struct LinkedPassageRankingTests {
         let similarity = try #require(first.linkedPassageSimilarity)
         #expect(similarity > 0.6 && similarity <= 1, "\(similarity)")
         #expect(first.liftedBy.contains("someone linked it to a passage like this one"), "\(first.liftedBy)")
+        #expect(first.writtenSituationSimilarity == nil)
         // Without it (its source left out, or no weight), #1116 has nothing to rank by.
         var settings = RelevantSettings()
         settings.excludedLinkedSources = [Self.linked.source]
@@ -458,6 +466,32 @@ struct LinkedPassageRankingTests {
         let engine = SearchEngine(database: database, sentenceModel: model)
         let other = "My password has to change every month, so I keep adding one to the number at its end."
         let found = try engine.relevant(to: other, limit: 40)
-        #expect(found.results.allSatisfy { $0.linkedPassageSimilarity == nil }, "\(found.results)")
+        #expect(
+            found.results.allSatisfy { $0.linkedPassageSimilarity == nil && $0.writtenSituationSimilarity == nil },
+            "\(found.results)")
+    }
+
+    /// A situation written for a comic lifts it as a linked passage does, by a weight of its own,
+    /// and the reason says which: no one linked it.
+    @Test func aPassageNearAWrittenSituationLiftsItsComicAndSaysWhy() async throws {
+        let (database, model) = try await Self.index.value
+        let engine = SearchEngine(database: database, sentenceModel: model)
+        let lifted = try engine.relevant(to: Self.writtenPassage)
+        let first = try #require(lifted.results.first)
+        #expect(first.id == 1190, "\(lifted.results.map(\.id))")
+        let similarity = try #require(first.writtenSituationSimilarity)
+        #expect(similarity > 0.6 && similarity <= 1, "\(similarity)")
+        #expect(first.linkedPassageSimilarity == nil)
+        #expect(first.liftedBy.contains("it fits a situation written up like this one"), "\(first.liftedBy)")
+        #expect(!first.liftedBy.contains("someone linked it to a passage like this one"), "\(first.liftedBy)")
+        // The linked passages' weight does not move it; its own does.
+        var settings = RelevantSettings()
+        settings.linkedPassageWeight = 0
+        #expect(try engine.relevant(to: Self.writtenPassage, settings: settings).results.first?.id == 1190)
+        settings = RelevantSettings()
+        settings.writtenSituationWeight = 0
+        let without = try engine.relevant(to: Self.writtenPassage, settings: settings)
+        #expect(without.results.first?.id != 1190, "\(without.results.map(\.id))")
+        #expect(without.results.allSatisfy { $0.writtenSituationSimilarity == nil })
     }
 }

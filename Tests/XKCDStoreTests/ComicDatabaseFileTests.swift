@@ -134,6 +134,8 @@ import XKCDModel
                     "v11-image-hashes", "v12-image-part-hashes", "v13-vectors-version", "v14-spelling-first-and-third",
                     "v15-links-version",
                     "v16-linked-passages",
+                    "v17-linked-passages-version",
+                    "v18-written-situations",
                 ])
             // v6 left nothing of the unstemmed full-text table v1 made.
             let leftovers = try DatabaseQueue(path: path).read {

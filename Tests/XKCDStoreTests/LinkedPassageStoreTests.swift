@@ -48,7 +48,7 @@ import XKCDModel
         #expect(try database.linkedPassagesToEmbed(model: "m", dimensions: 4).count == 4)
         try Self.embedAll(database)
         #expect(try database.linkedPassagesToEmbed(model: "m", dimensions: 4).isEmpty)
-        #expect(try database.embeddedLinkedPassageCount(model: "m") == 4)
+        #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 4, written: 0))
         // The same file again: nothing to embed. One passage gone and one new: only it.
         #expect(try database.replaceLinkedPassages(Self.passages) == (added: 0, deleted: 0))
         var changed = Array(Self.passages.dropLast())
@@ -69,12 +69,12 @@ import XKCDModel
         var again = Self.passages + [Self.passages[0]]
         again[1].source = "https://b.example/moved"
         #expect(try database.replaceLinkedPassages(again) == (added: 0, deleted: 0))
-        #expect(try database.embeddedLinkedPassageCount(model: "m") == 4)
+        #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 4, written: 0))
         let query: [Float] = [0, 1, 0, 0]
         let moved = try database.reading {
             try $0.linkedPassageSimilarities(to: query, model: "m", excludingSources: ["https://b.example/moved"])
         }
-        #expect(moved[327] == 0, "the second passage, at its new source, is left out: \(moved)")
+        #expect(moved.linked[327] == 0, "the second passage, at its new source, is left out: \(moved)")
     }
 
     @Test func eachComicCountsItsNearestPassageLeavingOutSourcesAskedTo() throws {
@@ -84,13 +84,85 @@ import XKCDModel
         let query: [Float] = [0.6, 0.8, 0, 0]
         // #9999's passage is near too (0.6), but the index holds no such comic.
         let nearest = try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") }
-        #expect(nearest == [327: 0.8, 2347: 0])
+        #expect(nearest == LinkedPassageNearness(linked: [327: 0.8, 2347: 0]))
         let without = try database.reading {
             try $0.linkedPassageSimilarities(to: query, model: "m", excludingSources: ["https://b.example/2"])
         }
-        #expect(without == [327: 0.6, 2347: 0])
+        #expect(without == LinkedPassageNearness(linked: [327: 0.6, 2347: 0]))
         // Vectors of another model, or of another length, are no vectors of this query's.
-        #expect(try database.reading { try $0.linkedPassageSimilarities(to: query, model: "other") }.isEmpty)
-        #expect(try database.reading { try $0.linkedPassageSimilarities(to: query + query, model: "m") }.isEmpty)
+        let none = LinkedPassageNearness()
+        #expect(try database.reading { try $0.linkedPassageSimilarities(to: query, model: "other") } == none)
+        #expect(try database.reading { try $0.linkedPassageSimilarities(to: query + query, model: "m") } == none)
+    }
+
+    /// Situations written for a comic are kept as such, counted apart and compared apart: a
+    /// written one near the query is no linked one, and a file that makes a passage written (or
+    /// no longer) changes only that.
+    @Test func writtenSituationsAreKeptAndComparedApart() throws {
+        let database = try Self.index()
+        var passages = Self.passages
+        passages.append(
+            LinkedPassage(comic: 2347, text: "second situation", source: "snapshot/written.tsv", isWritten: true))
+        _ = try database.replaceLinkedPassages(passages)
+        let pending = try database.linkedPassagesToEmbed(model: "m", dimensions: 4)
+        try database.storeLinkedPassageVectors(
+            pending.map { ($0.id, Self.axis($0.text.hasPrefix("second") ? 1 : 0)) }, model: "m")
+        #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 4, written: 1))
+        let query: [Float] = [0, 1, 0, 0]
+        let nearest = try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") }
+        #expect(nearest == LinkedPassageNearness(linked: [327: 1, 2347: 0], written: [2347: 1]))
+        // The same passage, now given as one someone linked: one row, no new vector.
+        passages[passages.count - 1].isWritten = false
+        #expect(try database.replaceLinkedPassages(passages) == (added: 0, deleted: 0))
+        #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 5, written: 0))
+        let after = try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") }
+        #expect(after == LinkedPassageNearness(linked: [327: 1, 2347: 1]))
+    }
+
+    /// A process ranking passages again keeps their vectors in memory (``LinkedPassageCache``):
+    /// from the second read on, with the same answers, and read again after any change to the
+    /// passages or to which comics the index holds, whoever makes it.
+    @Test func keptPassagesAnswerAlikeAndAnyChangeIsSeen() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-linked-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("index.sqlite").path
+        let database = try ComicDatabase.open(at: path)
+        try database.apply(
+            [Sample.exploits, Sample.dependency].map {
+                ComicUpdate(id: $0.id, comic: .fetched($0, at: Date()), explanation: .unchanged)
+            })
+        _ = try database.replaceLinkedPassages(Self.passages)
+        try Self.embedAll(database)
+        let query: [Float] = [0.6, 0.8, 0, 0]
+        func nearest(leavingOut sources: Set<String> = []) throws -> [Comic.ID: Float] {
+            try database.reading {
+                try $0.linkedPassageSimilarities(to: query, model: "m", excludingSources: sources).linked
+            }
+        }
+        for read in 1...3 {
+            #expect(try nearest() == [327: 0.8, 2347: 0], "read \(read)")
+            // A one-shot ranking reads them from the file and keeps nothing; the second keeps them.
+            #expect(database.linkedPassageCache.isKept == (read >= 2), "read \(read)")
+        }
+        #expect(try nearest(leavingOut: ["https://b.example/2"]) == [327: 0.6, 2347: 0])
+        // Another connection, as another process indexing: #327's second passage is gone.
+        let other = try ComicDatabase.open(at: path)
+        _ = try other.replaceLinkedPassages(Self.passages.filter { $0.text != "second passage" })
+        #expect(try nearest() == [327: 0.6, 2347: 0])
+        #expect(!database.linkedPassageCache.isKept)
+        #expect(try nearest() == [327: 0.6, 2347: 0])
+        #expect(database.linkedPassageCache.isKept)
+        // The comic the fourth passage links to is now held: its passage counts.
+        try other.apply([
+            ComicUpdate(
+                id: 9999,
+                comic: .fetched(Comic(id: 9999, title: "To Come", alt: "", date: Sample.exploits.date), at: Date()),
+                explanation: .unchanged)
+        ])
+        for _ in 1...2 { #expect(try nearest() == [327: 0.6, 2347: 0, 9999: 0.6]) }
+        // A plain SQLite connection, as another program would write.
+        let plain = try DatabaseQueue(path: path)
+        try plain.write { db in try db.execute(sql: "DELETE FROM linkedPassage WHERE comicID = 2347") }
+        for _ in 1...2 { #expect(try nearest() == [327: 0.6, 9999: 0.6]) }
     }
 }

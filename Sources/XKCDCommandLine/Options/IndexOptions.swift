@@ -45,7 +45,7 @@ public struct IndexOptions: ParsableArguments, Sendable {
 
     @Option(
         help: ArgumentHelp(
-            "Make the passages of this file (tab-separated: query, relevant, source) the ones people linked comics to, which relevant reads; make install puts one in share/xkcd-search/linked-passages.tsv.",
+            "Make the passages of this file (tab-separated: query, relevant, source, and kind: written for a situation written for the comic) the ones relevant reads: passages people linked comics to, and situations written for them; make install puts one in share/xkcd-search/linked-passages.tsv.",
             valueName: "file"))
     public var linkedPassages: String?
 

@@ -242,6 +242,8 @@ public struct RelevantDocument: Encodable, Sendable {
         var linkedFrom: Int
         /// The cosine similarity with the nearest passage someone linked it to, when that lifted it.
         @NullWhenMissing var linkedPassageSimilarity: Double?
+        /// The cosine similarity with the nearest situation written for it, when that lifted it.
+        @NullWhenMissing var writtenSituationSimilarity: Double?
     }
     /// The passage's words the comics were looked up by.
     var words: [String]
@@ -269,7 +271,8 @@ public struct RelevantDocument: Encodable, Sendable {
                     snippet: HighlightMark.replacing(in: sanitized(result.snippet), open: "", close: ""),
                     sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 },
                     holdsTitle: result.holdsTitle, linkedFrom: result.linkedFrom,
-                    linkedPassageSimilarity: result.linkedPassageSimilarity.map { ($0 * 1000).rounded() / 1000 }))
+                    linkedPassageSimilarity: result.linkedPassageSimilarity.map { ($0 * 1000).rounded() / 1000 },
+                    writtenSituationSimilarity: result.writtenSituationSimilarity.map { ($0 * 1000).rounded() / 1000 }))
         }
     }
 }

@@ -33,6 +33,9 @@ public struct StatsDocument: Encodable, Sendable {
     /// How many passages people linked comics to (`index --linked-passages`) `relevant` reads:
     /// those with a vector of the model.
     public var linkedPassages: Int
+    /// How many situations written for the comics (snapshot/written-situations.tsv, indexed the
+    /// same way) `relevant` reads.
+    public var writtenSituations: Int
     /// Images kept in the cache, and their size.
     public var images: Int
     /// The size of the images kept in the cache, in bytes.
@@ -45,7 +48,8 @@ public struct StatsDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case comics, latest, explained, incomplete, unexplained, favourites, tags, lastUpdate, database, databaseBytes
-        case semanticSearch, semanticModel, embeddedComics, linkedPassages, images, imageBytes, imagesMissing
+        case semanticSearch, semanticModel, embeddedComics, linkedPassages, writtenSituations, images, imageBytes,
+            imagesMissing
     }
 
     /// Reads the counts of `database`, the model's status and the image cache's use.
@@ -72,7 +76,9 @@ public struct StatsDocument: Encodable, Sendable {
         semanticSearch = semantic.isOn
         semanticModel = semantic.model
         embeddedComics = semantic.embeddedComics
-        linkedPassages = try semantic.model.map { try database.embeddedLinkedPassageCount(model: $0) } ?? 0
+        let passages = try semantic.model.map { try database.embeddedLinkedPassageCounts(model: $0) }
+        linkedPassages = passages?.linked ?? 0
+        writtenSituations = passages?.written ?? 0
         self.images = images.images
         imageBytes = images.bytes
         imagesMissing = cache.missingCount()

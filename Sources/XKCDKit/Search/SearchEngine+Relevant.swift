@@ -30,14 +30,19 @@ public struct RelevantComic: Sendable, Hashable {
     /// The cosine similarity of the passage with the nearest passage someone linked this comic
     /// to (``LinkedPassage``), when that lifted it.
     public var linkedPassageSimilarity: Double?
+    /// The cosine similarity of the passage with the nearest situation written for this comic
+    /// (``LinkedPassage/isWritten``), when that lifted it.
+    public var writtenSituationSimilarity: Double?
 
-    /// ``holdsTitle``, ``linkedFrom`` and ``linkedPassageSimilarity`` in words, for people: what
-    /// lifted the comic besides the words and the meaning it shares with the passage.
+    /// ``holdsTitle``, ``linkedFrom``, ``linkedPassageSimilarity`` and
+    /// ``writtenSituationSimilarity`` in words, for people: what lifted the comic besides the
+    /// words and the meaning it shares with the passage.
     public var liftedBy: [String] {
         var reasons: [String] = []
         if holdsTitle { reasons.append("the passage names its title") }
         if linkedFrom > 0 { reasons.append("linked from \(linkedFrom) other explanation\(linkedFrom == 1 ? "" : "s")") }
         if linkedPassageSimilarity != nil { reasons.append("someone linked it to a passage like this one") }
+        if writtenSituationSimilarity != nil { reasons.append("it fits a situation written up like this one") }
         return reasons
     }
 }
@@ -118,6 +123,14 @@ public struct RelevantSettings: Sendable, Hashable {
     /// The cosine under which a linked passage says nothing of the comic: a passage about
     /// anything is that near to most others.
     public var linkedPassageThreshold = 0.3
+    /// What a comic gains when a situation written for it (``LinkedPassage/isWritten``,
+    /// snapshot/written-situations.tsv) is near this passage in meaning: this weight × (cosine −
+    /// ``writtenSituationThreshold``) for the nearest, when above the threshold, added to what a
+    /// linked passage gives; such a comic joins the candidates too. (docs/ranking.md,
+    /// "Situations written for every comic".)
+    public var writtenSituationWeight = 2.0
+    /// The cosine under which a written situation says nothing of the comic.
+    public var writtenSituationThreshold = 0.3
     /// Linked passages written at these addresses are left out: a benchmark judging passages
     /// by folds leaves out the passages of the fold it judges.
     public var excludedLinkedSources: Set<String> = []
@@ -247,9 +260,9 @@ extension SearchEngine {
             var linkedFrom: [Comic.ID: Int] = [:]
             var sentences: [String] = []
             var nearestSentence: [Int] = []
-            // Each comic linked to a passage near this one, and that passage's cosine: what it
-            // gains, and its reason.
-            var nearLinkedPassages: [Comic.ID: Double] = [:]
+            // Each comic linked to a passage near this one, or written up for a situation near
+            // it, and the nearest one's cosine of each kind: what it gains, and its reasons.
+            var nearLinkedPassages = NearLinkedPassages()
             do {
                 sentences = [passage] + (settings.sentences ? Self.sentences(of: passage) : [])
                 let embedded = try embeddings(of: sentences)
@@ -259,17 +272,14 @@ extension SearchEngine {
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                 nearLinkedPassages = try self.nearLinkedPassages(
                     to: vectors[0], model: model, settings: settings, in: view)
-                let linkedComics = nearLinkedPassages.keys.sorted()
+                let linkedComics = Set(nearLinkedPassages.linked.keys).union(nearLinkedPassages.written.keys).sorted()
                 // The link counts read for the fused candidates are the reasons' too.
                 func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)
                     for id in ids { linkedFrom[id] = counts[id, default: 0] }
                     return Self.linkPrior(
                         counts: counts, weight: settings.linkWeight, fullAt: settings.linksForFullPrior
-                    ).merging(
-                        nearLinkedPassages.mapValues { cosine in
-                            settings.linkedPassageWeight * (cosine - settings.linkedPassageThreshold)
-                        }, uniquingKeysWith: +)
+                    ).merging(nearLinkedPassages.bonuses(settings), uniquingKeysWith: +)
                 }
                 try fuse(
                     best, into: &ranking, excluding: [], weight: settings.meaningWeight, nearestCount: settings.nearest,
@@ -327,7 +337,8 @@ extension SearchEngine {
                     id: id, title: summary.title, date: summary.date, score: ranking.score(id), words: held[id] ?? [],
                     snippet: Self.unmarking(common, in: snippet), sentence: sentence, similarity: similarity,
                     holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0,
-                    linkedPassageSimilarity: nearLinkedPassages[id])
+                    linkedPassageSimilarity: nearLinkedPassages.linked[id],
+                    writtenSituationSimilarity: nearLinkedPassages.written[id])
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
@@ -336,18 +347,26 @@ extension SearchEngine {
         }
     }
 
-    /// Each comic linked to a passage nearer `vector` in meaning than ``RelevantSettings/linkedPassageThreshold``,
-    /// with the cosine of the nearest; none when ``RelevantSettings/linkedPassageWeight`` is 0.
-    /// Such a comic gains the weight × (cosine − threshold).
+    /// The comics linked to a passage, or written up for a situation, nearer `vector` in meaning
+    /// than the threshold of its kind (``RelevantSettings/linkedPassageThreshold``,
+    /// ``RelevantSettings/writtenSituationThreshold``), with the cosine of the nearest; none of a
+    /// kind whose weight is 0.
     func nearLinkedPassages(
         to vector: [Float], model: String, settings: RelevantSettings, in view: ComicDatabase.SearchView
-    ) throws -> [Comic.ID: Double] {
-        guard settings.linkedPassageWeight > 0 else { return [:] }
+    ) throws -> NearLinkedPassages {
+        guard settings.linkedPassageWeight > 0 || settings.writtenSituationWeight > 0 else {
+            return NearLinkedPassages()
+        }
         let nearest = try view.linkedPassageSimilarities(
             to: vector, model: model, excludingSources: settings.excludedLinkedSources)
-        return nearest.compactMapValues { similarity in
-            Double(similarity) > settings.linkedPassageThreshold ? Double(similarity) : nil
+        func above(_ threshold: Double, weight: Double, _ similarities: [Comic.ID: Float]) -> [Comic.ID: Double] {
+            guard weight > 0 else { return [:] }
+            return similarities.compactMapValues { Double($0) > threshold ? Double($0) : nil }
         }
+        return NearLinkedPassages(
+            linked: above(settings.linkedPassageThreshold, weight: settings.linkedPassageWeight, nearest.linked),
+            written: above(
+                settings.writtenSituationThreshold, weight: settings.writtenSituationWeight, nearest.written))
     }
 
     /// The sentences of `passage` (ends of sentences and lines), each of three words or more,
@@ -366,6 +385,20 @@ extension SearchEngine {
         let kept = sentences.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { $0.split(whereSeparator: \.isWhitespace).count >= 3 }
         return kept.count > 1 ? Array(kept.prefix(maximumSentences)) : []
+    }
+}
+
+/// The comics near a passage by the passages linked to them and the situations written for
+/// them: the cosine of the nearest of each kind, above its threshold.
+struct NearLinkedPassages {
+    var linked: [Comic.ID: Double] = [:]
+    var written: [Comic.ID: Double] = [:]
+
+    /// What each comic gains in the fused score: each kind's weight × (cosine − its threshold).
+    func bonuses(_ settings: RelevantSettings) -> [Comic.ID: Double] {
+        linked.mapValues { settings.linkedPassageWeight * ($0 - settings.linkedPassageThreshold) }.merging(
+            written.mapValues { settings.writtenSituationWeight * ($0 - settings.writtenSituationThreshold) },
+            uniquingKeysWith: +)
     }
 }
 
@@ -430,9 +463,10 @@ struct PassageWords {
 /// How sure `relevant` is of its first comic, in words: read from the first comic's score, its
 /// lead over the second and its cosine similarity, by a logistic regression fitted on the real
 /// passages of Benchmarks/Relevance (scripts/relevance-confidence.py). Inside 5 folds by source,
-/// on the 528 passages, each ranked with the linked passages of the other folds only: the first
-/// comic was right for 81 % of those said to fit well (a fifth of them), 48 % of those that
-/// might fit and 17 % of the long shots (docs/ranking.md).
+/// on the 528 passages, each ranked with the linked passages of the other folds only and the
+/// situations written for every comic: the first comic was right for 86 % of those said to fit
+/// well (a quarter of them), 43 % of those that might fit and 19 % of the long shots
+/// (docs/ranking.md).
 public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
     case fitsWell = "fits well"
     case mightFit = "might fit"
@@ -440,7 +474,7 @@ public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
 
     /// The fitted coefficients: intercept, first score, lead, cosine. Fitted with the default
     /// ``RelevantSettings``; other settings change the scores and void them.
-    static let coefficients = (intercept: -2.6330, firstScore: 0.2880, lead: 3.9217, similarity: 3.3984)
+    static let coefficients = (intercept: -2.9789, firstScore: 1.0413, lead: 3.0810, similarity: 1.1650)
 
     /// The words for a first comic's score, lead over the second and cosine similarity.
     ///

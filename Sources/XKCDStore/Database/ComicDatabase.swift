@@ -16,6 +16,7 @@ public struct ComicDatabase: Sendable {
     let rankingCache = RankingCache()
     let vectorCache = VectorCache()
     let linkCountCache = LinkCountCache()
+    let linkedPassageCache = LinkedPassageCache()
 
     /// How a process holds the index file (in XKCDFiles, so that a command can choose without
     /// importing the store).

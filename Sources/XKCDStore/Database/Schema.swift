@@ -6,7 +6,7 @@ import GRDB
 /// rebuild or reload of comics can ever delete them.
 enum Schema {
     /// The identifier of the newest migration, the last that ``migrator`` registers.
-    static let latestMigration = "v16-linked-passages"
+    static let latestMigration = "v18-written-situations"
 
     /// Whether every migration has been applied. GRDB applies them in order, so the newest
     /// says it for all. Asked by every search process, so it builds no migrator: registering
@@ -250,7 +250,7 @@ enum Schema {
         // to it (``LinkedPassage``), and each one's sentence vector once the indexer has made it
         // (`model` and `vector` stay NULL until then): `relevant` lifts the comics linked to
         // passages like the one it is given. Filled by `index --linked-passages`.
-        migrator.registerMigration(latestMigration) { db in
+        migrator.registerMigration("v16-linked-passages") { db in
             try db.create(table: "linkedPassage") { t in
                 t.primaryKey("id", .integer)
                 t.column("comicID", .integer).notNull()
@@ -259,6 +259,20 @@ enum Schema {
                 t.column("model", .text)
                 t.column("vector", .blob)
                 t.uniqueKey(["comicID", "text"])
+            }
+        }
+        // The same for the linked passages kept in memory (``LinkedPassageCache``): `relevant`
+        // reads only those linked to a comic the index holds, so comics added or removed count
+        // as a change too.
+        migrator.registerMigration("v17-linked-passages-version") { db in
+            try raiseVersion(.linkedPassagesVersion, onEveryChangeTo: "linkedPassage", db)
+            try raiseVersion(.linkedPassagesVersion, onEveryChangeTo: "comic", db)
+        }
+        // Situations written for each comic (``LinkedPassage/isWritten``) are kept beside the
+        // passages people linked, and lift a comic by a weight of their own.
+        migrator.registerMigration(latestMigration) { db in
+            try db.alter(table: "linkedPassage") { t in
+                t.add(column: "written", .boolean).notNull().defaults(to: false)
             }
         }
         return migrator

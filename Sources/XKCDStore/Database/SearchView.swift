@@ -21,16 +21,20 @@ extension ComicDatabase {
         let rankingCache: RankingCache
         let vectorCache: VectorCache
         let linkCountCache: LinkCountCache
+        let linkedPassageCache: LinkedPassageCache
     }
 
     /// Runs `body` with a view of the index, in one read transaction.
     ///
     /// - Throws: `StoreError` when the index can't be read, and whatever `body` throws.
     public func reading<T: Sendable>(_ body: @Sendable (SearchView) throws -> T) throws -> T {
-        let (cache, vectors, links) = (rankingCache, vectorCache, linkCountCache)
+        let (cache, vectors, links, passages) = (rankingCache, vectorCache, linkCountCache, linkedPassageCache)
         do {
             return try writer.read { db in
-                try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links))
+                try body(
+                    SearchView(
+                        db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links,
+                        linkedPassageCache: passages))
             }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
@@ -41,9 +45,12 @@ extension ComicDatabase {
     /// (``readTermScores(for:weights:)``, ``readComicIDs(matching:)``,
     /// ``readCommonWords(startingWith:limit:)``) are each one read.
     func searchView<T: Sendable>(_ body: @Sendable (SearchView) throws(StoreError) -> T) throws(StoreError) -> T {
-        let (cache, vectors, links) = (rankingCache, vectorCache, linkCountCache)
+        let (cache, vectors, links, passages) = (rankingCache, vectorCache, linkCountCache, linkedPassageCache)
         return try read { db in
-            try body(SearchView(db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links))
+            try body(
+                SearchView(
+                    db: db, rankingCache: cache, vectorCache: vectors, linkCountCache: links,
+                    linkedPassageCache: passages))
         }
     }
 }

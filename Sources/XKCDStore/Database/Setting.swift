@@ -19,6 +19,10 @@ enum Setting: String, Sendable {
     /// A number that every change to the links between comics raises (triggers on `comicLink`),
     /// so that link counts kept in memory are known to be current (``LinkCountCache``).
     case linksVersion
+    /// A number that every change to the linked passages, and every comic added or removed,
+    /// raises (triggers on `linkedPassage` and `comic`), so that linked passages kept in memory
+    /// are known to be current (``LinkedPassageCache``).
+    case linkedPassagesVersion
 }
 
 extension ComicDatabase {

@@ -18,15 +18,15 @@ extension ComicDatabase {
             var kept = Set<Int64>()
             var added = 0
             let insert = try db.cachedStatement(
-                sql: "INSERT INTO linkedPassage(comicID, text, source) VALUES (?, ?, ?)")
-            let update = try db.cachedStatement(sql: "UPDATE linkedPassage SET source = ? WHERE id = ?")
+                sql: "INSERT INTO linkedPassage(comicID, text, source, written) VALUES (?, ?, ?, ?)")
+            let update = try db.cachedStatement(sql: "UPDATE linkedPassage SET source = ?, written = ? WHERE id = ?")
             for passage in passages {
                 let key = Self.linkedPassageKey(passage.comic, passage.text)
                 if let id = held[key] {
                     guard kept.insert(id).inserted else { continue }
-                    try update.execute(arguments: [passage.source, id])
+                    try update.execute(arguments: [passage.source, passage.isWritten, id])
                 } else {
-                    try insert.execute(arguments: [passage.comic, passage.text, passage.source])
+                    try insert.execute(arguments: [passage.comic, passage.text, passage.source, passage.isWritten])
                     held[key] = db.lastInsertedRowID
                     kept.insert(db.lastInsertedRowID)
                     added += 1
@@ -71,40 +71,85 @@ extension ComicDatabase {
         }
     }
 
-    /// How many linked passages have a vector of `model`: those `relevant` reads.
-    package func embeddedLinkedPassageCount(model: String) throws(StoreError) -> Int {
+    /// How many linked passages have a vector of `model`, those `relevant` reads: the ones people
+    /// linked, and the situations written for the comics.
+    package func embeddedLinkedPassageCounts(model: String) throws(StoreError) -> (linked: Int, written: Int) {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM linkedPassage WHERE model = ?", arguments: [model]) ?? 0
+            var counts = (linked: 0, written: 0)
+            try db.cachedStatement(sql: "SELECT written, count(*) FROM linkedPassage WHERE model = ? GROUP BY written")
+                .forEachRow(binding: [.text(model)]) { row in
+                    if row.integer(0) != 0 { counts.written = row.integer(1) } else { counts.linked = row.integer(1) }
+                }
+            return counts
+        }
+    }
+}
+
+/// For each comic, the cosine of a passage with the nearest linked passage of each kind
+/// (``LinkedPassage/isWritten``).
+package struct LinkedPassageNearness: Sendable, Equatable {
+    /// Nearest among the passages people linked the comic to.
+    package var linked: [Comic.ID: Float] = [:]
+    /// Nearest among the situations written for the comic.
+    package var written: [Comic.ID: Float] = [:]
+
+    package init(linked: [Comic.ID: Float] = [:], written: [Comic.ID: Float] = [:]) {
+        self.linked = linked
+        self.written = written
+    }
+
+    /// Keeps `similarity` for comic `id` if it is the nearest of its kind so far.
+    mutating func consider(_ id: Int, _ similarity: Float, isWritten: Bool) {
+        // As with the comics' vectors: one far from unit length, or NaN, counts as none.
+        guard similarity <= 1.001 else { return }
+        if isWritten {
+            if similarity > written[id, default: -1] { written[id] = similarity }
+        } else if similarity > linked[id, default: -1] {
+            linked[id] = similarity
         }
     }
 }
 
 extension ComicDatabase.SearchView {
+    /// The linked passages whose vectors a model made (bound as the one argument), each with its
+    /// comic, source and kind; only those linked to a comic the index holds.
+    static let linkedPassageVectorsSQL = """
+        SELECT comicID, source, vector, written FROM linkedPassage JOIN comic ON comic.id = comicID
+        WHERE model = ? ORDER BY linkedPassage.id
+        """
+
     /// For each comic of the index linked to a passage whose vector `model` made, the cosine
-    /// similarity of `query` with the nearest such passage, leaving out those written at
-    /// `excludedSources`. A passage may link a comic the index does not hold (yet): it is passed over.
+    /// similarity of `query` with the nearest such passage of each kind, leaving out those
+    /// written at `excludedSources`. A passage may link a comic the index does not hold (yet): it
+    /// is passed over.
     ///
-    /// A few hundred vectors are read at each call: a tenth of the comics' own.
-    ///
-    /// ```sql
-    /// SELECT comicID, source, vector FROM linkedPassage JOIN comic ON comic.id = comicID WHERE model = ?
-    /// ```
+    /// A process that ranks passages again keeps their vectors in memory (``LinkedPassageCache``).
     package func linkedPassageSimilarities(
         to query: [Float], model: String, excludingSources excludedSources: Set<String> = []
-    ) throws -> [Comic.ID: Float] {
-        var nearest: [Comic.ID: Float] = [:]
-        let statement = try db.cachedStatement(
-            sql: "SELECT comicID, source, vector FROM linkedPassage JOIN comic ON comic.id = comicID WHERE model = ?")
+    ) throws -> LinkedPassageNearness {
+        var nearest = LinkedPassageNearness()
+        let bytesPerVector = query.count * MemoryLayout<Float>.size
+        if let kept = try linkedPassageCache.passages(model: model, dimensions: query.count, db) {
+            query.withUnsafeBufferPointer { query in
+                kept.values.withUnsafeBytes { values in
+                    for (index, id) in kept.comicIDs.enumerated() {
+                        if !excludedSources.isEmpty, excludedSources.contains(kept.sources[index]) { continue }
+                        let vector = UnsafeRawBufferPointer(
+                            rebasing: values[index * bytesPerVector..<(index + 1) * bytesPerVector])
+                        nearest.consider(id, Self.dot(query, vector), isWritten: kept.isWritten[index])
+                    }
+                }
+            }
+            return nearest
+        }
+        let statement = try db.cachedStatement(sql: Self.linkedPassageVectorsSQL)
         try query.withUnsafeBufferPointer { query in
             try statement.forEachRow(binding: [.text(model)]) { row in
                 let id = row.integer(0)
                 let bytes = row.bytes(2)
-                guard id >= 0, bytes.count == query.count * MemoryLayout<Float>.size else { return }
+                guard id >= 0, bytes.count == bytesPerVector else { return }
                 if !excludedSources.isEmpty, excludedSources.contains(row.text(1)) { return }
-                let similarity = Self.dot(query, bytes)
-                // As with the comics' vectors: one far from unit length, or NaN, counts as none.
-                guard similarity <= 1.001, similarity > nearest[id, default: -1] else { return }
-                nearest[id] = similarity
+                nearest.consider(id, Self.dot(query, bytes), isWritten: row.integer(3) != 0)
             }
         }
         return nearest

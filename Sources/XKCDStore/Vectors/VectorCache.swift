@@ -21,13 +21,7 @@ final class VectorCache: Sendable {
         let values: [Float]
     }
 
-    private struct Key: Equatable, Sendable {
-        let model: String
-        let version: String
-        let dimensions: Int
-    }
-
-    private let store = KeptFromSecondRead<Key, Vectors>()
+    private let store = KeptFromSecondRead<VectorsKey, Vectors>()
 
     /// The vectors kept now, if any.
     var kept: Vectors? { store.kept }
@@ -37,27 +31,42 @@ final class VectorCache: Sendable {
     /// Nil when the caller is to read them from the file (their first scan, or no version).
     func vectors(model: String, dimensions: Int, _ db: Database) throws -> Vectors? {
         guard let version = try ComicDatabase.setting(.vectorsVersion, db) else { return nil }
-        let key = Key(model: model, version: version, dimensions: dimensions)
+        let key = VectorsKey(model: model, version: version, dimensions: dimensions)
         return try store.value(at: key) { try Self.load(key, db) }
     }
 
     /// Every vector of `key`'s model and length, in the order of comic and passage.
-    private static func load(_ key: Key, _ db: Database) throws -> Vectors {
+    private static func load(_ key: VectorsKey, _ db: Database) throws -> Vectors {
         var (comicIDs, values): ([Int], [Float]) = ([], [])
-        let bytesPerVector = key.dimensions * MemoryLayout<Float>.size
         try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ? ORDER BY comicID, passage")
             .forEachRow(binding: [.text(key.model)]) { row in
                 let (id, bytes) = (row.integer(0), row.bytes(1))
-                guard id >= 0, bytes.count == bytesPerVector else { return }
+                guard id >= 0, key.append(bytes, to: &values) else { return }
                 comicIDs.append(id)
-                // A blob's bytes need not be aligned for floats: copied as bytes.
-                let offset = values.count * MemoryLayout<Float>.size
-                values.append(contentsOf: repeatElement(0, count: key.dimensions))
-                values.withUnsafeMutableBytes { values in
-                    UnsafeMutableRawBufferPointer(rebasing: values[offset...]).copyMemory(from: bytes)
-                }
             }
         return Vectors(
             model: key.model, version: key.version, dimensions: key.dimensions, comicIDs: comicIDs, values: values)
+    }
+}
+
+/// What vectors kept in memory were read at: the model that made them, the index's version of
+/// them, and their length.
+struct VectorsKey: Equatable, Sendable {
+    let model: String
+    let version: String
+    let dimensions: Int
+
+    /// Appends the floats a vector's blob holds to `values`, when it is one of this length.
+    ///
+    /// - Returns: whether it was.
+    func append(_ bytes: UnsafeRawBufferPointer, to values: inout [Float]) -> Bool {
+        guard bytes.count == dimensions * MemoryLayout<Float>.size else { return false }
+        // A blob's bytes need not be aligned for floats: copied as bytes.
+        let offset = values.count * MemoryLayout<Float>.size
+        values.append(contentsOf: repeatElement(0, count: dimensions))
+        values.withUnsafeMutableBytes { values in
+            UnsafeMutableRawBufferPointer(rebasing: values[offset...]).copyMemory(from: bytes)
+        }
+        return true
     }
 }
