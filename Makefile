@@ -240,6 +240,9 @@ snapshot-dir: $(SNAPSHOT_DIR)/xkcd/info.0.json $(if $(wildcard $(VECTORS)),$(SNA
 $(LINKED_PASSAGES): $(sort $(wildcard Benchmarks/Relevance/situations*.tsv)) $(WRITTEN_SITUATIONS)
 	@test -n "$(filter-out $(WRITTEN_SITUATIONS),$^)" || { echo "error: no Benchmarks/Relevance/situations*.tsv to join" >&2; exit 1; }
 	@mkdir -p $(dir $@)
+	@# The join keeps the first file's header: every file must name the same columns in order.
+	@for f in $^; do test "$$(head -n 1 $$f)" = "$$(head -n 1 $<)" \
+	  || { echo "error: $$f names other columns than $< in its first line" >&2; exit 1; }; done
 	@# A file of its own for each run: two runs at once (the install tests) each write one whole.
 	tmp=$$(mktemp $@.XXXXXX) && awk 'FNR > 1 || NR == 1' $^ > "$$tmp" && chmod 644 "$$tmp" && mv "$$tmp" $@
 
@@ -252,6 +255,8 @@ demo: build snapshot-dir $(LINKED_PASSAGES)
 	          'the one where the neural net learned the wrong thing'; do \
 	  echo; echo "\$$ xkcd-search search $$q"; $(BIN) search $(DB_FLAG) $$q; \
 	done
+	@echo; echo "\$$ xkcd-search relevant 'Every team had its own config format, so we designed one to replace them all.'"
+	@$(BIN) relevant $(DB_FLAG) --limit 3 'Every team had its own config format, so we designed one to replace them all.'
 	@echo; $(BIN) stats $(DB_FLAG)
 
 # The layout of the Swift sources, by the toolchain's swift-format and .swift-format (four spaces,

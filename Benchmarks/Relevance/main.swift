@@ -221,6 +221,7 @@ if let weight = option("--written-weight").flatMap(Double.init) { relevantSettin
 if let threshold = option("--written-threshold").flatMap(Double.init) {
     relevantSettings.writtenSituationThreshold = threshold
 }
+if let count = option("--written-candidates").flatMap(Int.init) { relevantSettings.writtenSituationCandidates = count }
 if let feedback = option("--feedback").flatMap(Int.init) { relevantSettings.feedback = feedback }
 if let weight = option("--feedback-weight").flatMap(Double.init) { relevantSettings.feedbackWeight = weight }
 let half = option("--half")

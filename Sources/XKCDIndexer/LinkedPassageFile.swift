@@ -5,9 +5,12 @@ import XKCDModel
 /// Reads a file of linked passages (``LinkedPassage``): tab-separated, with a header naming at
 /// least the columns `query`, `relevant` and `source`, as Benchmarks/Relevance/situations*.tsv
 /// are (`make linked-passages` joins them into one). A row whose `kind` column, when there is
-/// one, says `written` is a situation written for the comic (snapshot/written-situations.tsv).
+/// one, says `written` is a situation written for the comic (snapshot/written-situations.tsv);
+/// the benchmark's own kinds (`situation`, `description`) say what the passage is, and are
+/// passages someone linked.
 public enum LinkedPassageFile: Sendable {
-    /// The largest file read: a hundred times the one shipped.
+    /// The largest file read: eight times the one shipped (4.2 MB, most of it the written
+    /// situations).
     public static let sizeLimit = 32 << 20
 
     /// The passages of the file at `path`, in its order.
@@ -54,7 +57,7 @@ public enum LinkedPassageFile: Sendable {
             }
             let text = plain(columns[query])
             guard !text.isEmpty else { throw .linkedPassages("line \(lineNumber) has no passage") }
-            let isWritten = kind.map { $0 < columns.count && trimmed(columns[$0]) == "written" } ?? false
+            let isWritten = kind.map { $0 < columns.count && trimmed(columns[$0]).lowercased() == "written" } ?? false
             for comic in comics.compactMap({ $0 }) {
                 passages.append(
                     LinkedPassage(comic: comic, text: text, source: plain(columns[source]), isWritten: isWritten))

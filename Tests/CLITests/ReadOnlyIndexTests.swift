@@ -113,7 +113,7 @@ struct ReadOnlyIndexTests {
             // What the version before the comic vectors made: no such table, no such migration.
             let older = try await runTool([
                 "sqlite3", db,
-                "DROP TABLE comicVector; DROP TABLE imageHash; DROP TABLE linkedPassage; DROP TRIGGER comicInsertRaisesVersion; DROP TRIGGER comicUpdateRaisesVersion; DROP TRIGGER comicDeleteRaisesVersion; DELETE FROM grdb_migrations WHERE identifier IN "
+                "DROP TABLE comicVector; DROP TABLE imageHash; DROP TABLE linkedPassage; DROP TRIGGER comicInsertRaisesLinkedPassagesVersion; DROP TRIGGER comicDeleteRaisesLinkedPassagesVersion; DELETE FROM grdb_migrations WHERE identifier IN "
                     + "('v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes', 'v12-image-part-hashes', "
                     + "'v13-vectors-version', 'v14-spelling-first-and-third', 'v15-links-version', 'v16-linked-passages', 'v17-linked-passages-version', 'v18-written-situations');",
             ])

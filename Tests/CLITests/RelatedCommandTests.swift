@@ -94,7 +94,7 @@ struct RelatedCommandTests {
 
     /// Turns an index back into what the version before `v8-comic-links` made.
     static let beforeLinks = """
-        DROP TABLE comicLink; DROP TABLE comicVector; DROP TABLE imageHash; DROP TABLE linkedPassage; DROP TRIGGER comicInsertRaisesVersion; DROP TRIGGER comicUpdateRaisesVersion; DROP TRIGGER comicDeleteRaisesVersion;
+        DROP TABLE comicLink; DROP TABLE comicVector; DROP TABLE imageHash; DROP TABLE linkedPassage; DROP TRIGGER comicInsertRaisesLinkedPassagesVersion; DROP TRIGGER comicDeleteRaisesLinkedPassagesVersion;
         DELETE FROM grdb_migrations
         WHERE identifier IN ('v8-comic-links', 'v9-comic-vectors', 'v10-symbol-words', 'v11-image-hashes',
             'v12-image-part-hashes', 'v13-vectors-version', 'v14-spelling-first-and-third', 'v15-links-version', 'v16-linked-passages', 'v17-linked-passages-version', 'v18-written-situations');

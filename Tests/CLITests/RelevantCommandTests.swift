@@ -56,6 +56,7 @@ struct RelevantCommandTests {
             // No passage linked to anything in this index.
             #expect(reasons["linkedPassageSimilarity"] is NSNull, "\(reasons)")
             #expect(reasons["writtenSituationSimilarity"] is NSNull, "\(reasons)")
+            #expect(reasons["writtenSituation"] is NSNull, "\(reasons)")
         }
     }
 
@@ -96,7 +97,8 @@ struct RelevantCommandTests {
             #expect(
                 stats.stdoutLines.contains(
                     "linked:        1 passage people linked comics to, which relevant learns from"))
-            #expect(stats.stdoutLines.contains("situations:    1 written for the comics, which relevant reads too"))
+            #expect(
+                stats.stdoutLines.contains("situations:    1 written for the comics, which relevant learns from too"))
             let page = try await sandbox.json(
                 "relevant", "--json",
                 "Our deploy script fails silently each time the disk is full, and for weeks nobody notices.")
@@ -117,6 +119,10 @@ struct RelevantCommandTests {
             #expect(lifted["num"] as? Int == 1190, "\(written)")
             let why = try #require(lifted["reasons"] as? [String: Any])
             #expect((why["writtenSituationSimilarity"] as? Double ?? 0) > 0.6, "\(why)")
+            #expect(
+                why["writtenSituation"] as? String
+                    == "Every spreadsheet at the office breaks when someone types a date in the American order.",
+                "\(why)")
             #expect(why["linkedPassageSimilarity"] is NSNull, "\(why)")
         }
     }

@@ -110,13 +110,19 @@ import XKCDModel
         #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 4, written: 1))
         let query: [Float] = [0, 1, 0, 0]
         let nearest = try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") }
-        #expect(nearest == LinkedPassageNearness(linked: [327: 1, 2347: 0], written: [2347: 1]))
+        #expect(nearest.linked == [327: 1, 2347: 0] && nearest.written == [2347: 1], "\(nearest)")
+        // Kept in memory from the second read, with the same kinds.
+        #expect(try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") } == nearest)
+        #expect(database.linkedPassageCache.isKept)
+        // Its row gives its text, for the reason that quotes it.
+        let row = try #require(nearest.nearestWritten[2347])
+        #expect(try database.reading { try $0.linkedPassageTexts([row]) } == [row: "second situation"])
         // The same passage, now given as one someone linked: one row, no new vector.
         passages[passages.count - 1].isWritten = false
         #expect(try database.replaceLinkedPassages(passages) == (added: 0, deleted: 0))
         #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 5, written: 0))
         let after = try database.reading { try $0.linkedPassageSimilarities(to: query, model: "m") }
-        #expect(after == LinkedPassageNearness(linked: [327: 1, 2347: 1]))
+        #expect(after == LinkedPassageNearness(linked: [327: 1, 2347: 1]), "\(after)")
     }
 
     /// A process ranking passages again keeps their vectors in memory (``LinkedPassageCache``):
@@ -164,5 +170,52 @@ import XKCDModel
         let plain = try DatabaseQueue(path: path)
         try plain.write { db in try db.execute(sql: "DELETE FROM linkedPassage WHERE comicID = 2347") }
         for _ in 1...2 { #expect(try nearest() == [327: 0.6, 9999: 0.6]) }
+        #expect(database.linkedPassageCache.isKept)
+        // A comic removed: its passage no longer counts, on the kept path too.
+        try plain.write { db in try db.execute(sql: "DELETE FROM comic WHERE id = 9999") }
+        for _ in 1...2 { #expect(try nearest() == [327: 0.6]) }
+        #expect(database.linkedPassageCache.isKept)
+        // A file given again unchanged writes nothing, so what is kept stays kept.
+        _ = try other.replaceLinkedPassages(Self.passages.filter { $0.text != "second passage" && $0.comic != 2347 })
+        #expect(database.linkedPassageCache.isKept)
+        #expect(try nearest() == [327: 0.6])
+        #expect(database.linkedPassageCache.isKept)
+    }
+
+    /// An index of v16, with linked passages and no notion of written ones, is brought up to
+    /// date: its passages are linked ones, the version is there, and a change raises it.
+    @Test func anIndexOfV16GetsTheKindAndTheVersion() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("xkcd-v16-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("index.sqlite").path
+        do {
+            let database = try ComicDatabase.open(at: path)
+            _ = try database.replaceLinkedPassages(Self.passages)
+        }
+        // What v16 left: no column `written`, no version, no triggers, no later migrations.
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    DROP TRIGGER linkedPassageInsertRaisesLinkedPassagesVersion;
+                    DROP TRIGGER linkedPassageUpdateRaisesLinkedPassagesVersion;
+                    DROP TRIGGER linkedPassageDeleteRaisesLinkedPassagesVersion;
+                    DROP TRIGGER comicInsertRaisesLinkedPassagesVersion;
+                    DROP TRIGGER comicDeleteRaisesLinkedPassagesVersion;
+                    ALTER TABLE linkedPassage DROP COLUMN written;
+                    DELETE FROM setting WHERE key = 'linkedPassagesVersion';
+                    DELETE FROM grdb_migrations WHERE identifier IN ('v17-linked-passages-version', 'v18-written-situations');
+                    """)
+        }
+        let database = try ComicDatabase.open(at: path)
+        try Self.embedAll(database)
+        #expect(try database.embeddedLinkedPassageCounts(model: "m") == (linked: 4, written: 0))
+        let version = {
+            try DatabaseQueue(path: path).read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'linkedPassagesVersion'")
+            }
+        }
+        let before = try #require(try version())
+        _ = try database.replaceLinkedPassages(Array(Self.passages.dropLast()))
+        #expect(try version() != before)
     }
 }

@@ -31,7 +31,10 @@ public enum RelevantOutput: Sendable {
             } else if let similarity = result.similarity {
                 out += "    " + style.dim(String(format: "similarity in meaning: %.2f", similarity)) + "\n"
             }
-            if !result.liftedBy.isEmpty { out += "    " + style.dim(result.liftedBy.joined(separator: "; ")) + "\n" }
+            // A reason may quote a situation written for the comic: data, so sanitized.
+            if !result.liftedBy.isEmpty {
+                out += "    " + style.dim(sanitized(result.liftedBy.joined(separator: "; "))) + "\n"
+            }
             out += "\n"
         }
         return out

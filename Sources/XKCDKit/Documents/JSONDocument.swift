@@ -244,6 +244,8 @@ public struct RelevantDocument: Encodable, Sendable {
         @NullWhenMissing var linkedPassageSimilarity: Double?
         /// The cosine similarity with the nearest situation written for it, when that lifted it.
         @NullWhenMissing var writtenSituationSimilarity: Double?
+        /// That situation.
+        @NullWhenMissing var writtenSituation: String?
     }
     /// The passage's words the comics were looked up by.
     var words: [String]
@@ -272,7 +274,8 @@ public struct RelevantDocument: Encodable, Sendable {
                     sentence: result.sentence, similarity: result.similarity.map { ($0 * 1000).rounded() / 1000 },
                     holdsTitle: result.holdsTitle, linkedFrom: result.linkedFrom,
                     linkedPassageSimilarity: result.linkedPassageSimilarity.map { ($0 * 1000).rounded() / 1000 },
-                    writtenSituationSimilarity: result.writtenSituationSimilarity.map { ($0 * 1000).rounded() / 1000 }))
+                    writtenSituationSimilarity: result.writtenSituationSimilarity.map { ($0 * 1000).rounded() / 1000 },
+                    writtenSituation: result.writtenSituation.map { sanitized($0) }))
         }
     }
 }

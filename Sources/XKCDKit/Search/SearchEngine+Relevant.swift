@@ -33,6 +33,8 @@ public struct RelevantComic: Sendable, Hashable {
     /// The cosine similarity of the passage with the nearest situation written for this comic
     /// (``LinkedPassage/isWritten``), when that lifted it.
     public var writtenSituationSimilarity: Double?
+    /// That situation, when it lifted the comic: what the passage was found like.
+    public var writtenSituation: String?
 
     /// ``holdsTitle``, ``linkedFrom``, ``linkedPassageSimilarity`` and
     /// ``writtenSituationSimilarity`` in words, for people: what lifted the comic besides the
@@ -42,7 +44,11 @@ public struct RelevantComic: Sendable, Hashable {
         if holdsTitle { reasons.append("the passage names its title") }
         if linkedFrom > 0 { reasons.append("linked from \(linkedFrom) other explanation\(linkedFrom == 1 ? "" : "s")") }
         if linkedPassageSimilarity != nil { reasons.append("someone linked it to a passage like this one") }
-        if writtenSituationSimilarity != nil { reasons.append("it fits a situation written up like this one") }
+        if writtenSituationSimilarity != nil {
+            reasons.append(
+                "a situation written for it is like this one"
+                    + (writtenSituation.map { ": \u{201C}\($0)\u{201D}" } ?? ""))
+        }
         return reasons
     }
 }
@@ -131,6 +137,10 @@ public struct RelevantSettings: Sendable, Hashable {
     public var writtenSituationWeight = 2.0
     /// The cosine under which a written situation says nothing of the comic.
     public var writtenSituationThreshold = 0.3
+    /// How many comics, the nearest, may join the candidates by a written situation alone: a
+    /// passage is above the threshold for some 56 comics' situations (the median over the real
+    /// passages), and each one joining costs a little and adds to the count of comics ranked.
+    public var writtenSituationCandidates = 30
     /// Linked passages written at these addresses are left out: a benchmark judging passages
     /// by folds leaves out the passages of the fold it judges.
     public var excludedLinkedSources: Set<String> = []
@@ -272,7 +282,7 @@ extension SearchEngine {
                 var (best, nearest) = try nearestInMeaning(to: vectors, model: model, in: view)
                 nearLinkedPassages = try self.nearLinkedPassages(
                     to: vectors[0], model: model, settings: settings, in: view)
-                let linkedComics = Set(nearLinkedPassages.linked.keys).union(nearLinkedPassages.written.keys).sorted()
+                let linkedComics = nearLinkedPassages.joining(writtenAtMost: settings.writtenSituationCandidates)
                 // The link counts read for the fused candidates are the reasons' too.
                 func priors(_ ids: [Comic.ID]) throws -> [Comic.ID: Double] {
                     let counts = try view.linkingCounts(to: ids)
@@ -325,6 +335,11 @@ extension SearchEngine {
             // Read here only for comics the fusion did not read (ranked by words alone).
             let unread = pageIDs.filter { linkedFrom[$0] == nil }
             linkedFrom.merge(try view.linkingCounts(to: unread)) { read, _ in read }
+            // The situations that lifted the shown comics, quoted in their reasons.
+            let situations = try view.linkedPassageTexts(
+                pageIDs.compactMap {
+                    nearLinkedPassages.written[$0] != nil ? nearLinkedPassages.nearestWritten[$0] : nil
+                })
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]
@@ -338,7 +353,9 @@ extension SearchEngine {
                     snippet: Self.unmarking(common, in: snippet), sentence: sentence, similarity: similarity,
                     holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0,
                     linkedPassageSimilarity: nearLinkedPassages.linked[id],
-                    writtenSituationSimilarity: nearLinkedPassages.written[id])
+                    writtenSituationSimilarity: nearLinkedPassages.written[id],
+                    writtenSituation: nearLinkedPassages.written[id] == nil
+                        ? nil : nearLinkedPassages.nearestWritten[id].flatMap { situations[$0] })
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
@@ -366,7 +383,8 @@ extension SearchEngine {
         return NearLinkedPassages(
             linked: above(settings.linkedPassageThreshold, weight: settings.linkedPassageWeight, nearest.linked),
             written: above(
-                settings.writtenSituationThreshold, weight: settings.writtenSituationWeight, nearest.written))
+                settings.writtenSituationThreshold, weight: settings.writtenSituationWeight, nearest.written),
+            nearestWritten: nearest.nearestWritten)
     }
 
     /// The sentences of `passage` (ends of sentences and lines), each of three words or more,
@@ -391,8 +409,19 @@ extension SearchEngine {
 /// The comics near a passage by the passages linked to them and the situations written for
 /// them: the cosine of the nearest of each kind, above its threshold.
 struct NearLinkedPassages {
+    /// Each comic's nearest passage someone linked it to: its cosine, when above the threshold.
     var linked: [Comic.ID: Double] = [:]
+    /// Each comic's nearest situation written for it: its cosine, when above the threshold.
     var written: [Comic.ID: Double] = [:]
+    /// The row of each comic's nearest written situation, above the threshold or not.
+    var nearestWritten: [Comic.ID: Int64] = [:]
+
+    /// The comics that join the candidates: every one near by a linked passage, and the
+    /// `writtenAtMost` nearest by a written situation; in order of number.
+    func joining(writtenAtMost limit: Int) -> [Comic.ID] {
+        let written = written.sorted { a, b in a.value > b.value || (a.value == b.value && a.key < b.key) }
+        return Set(linked.keys).union(written.prefix(max(0, limit)).map(\.key)).sorted()
+    }
 
     /// What each comic gains in the fused score: each kind's weight × (cosine − its threshold).
     func bonuses(_ settings: RelevantSettings) -> [Comic.ID: Double] {
@@ -457,35 +486,5 @@ struct PassageWords {
             if frequency[word] == nil { words.append(word) }
             frequency[word, default: 0] += 1
         }
-    }
-}
-
-/// How sure `relevant` is of its first comic, in words: read from the first comic's score, its
-/// lead over the second and its cosine similarity, by a logistic regression fitted on the real
-/// passages of Benchmarks/Relevance (scripts/relevance-confidence.py). Inside 5 folds by source,
-/// on the 528 passages, each ranked with the linked passages of the other folds only and the
-/// situations written for every comic: the first comic was right for 86 % of those said to fit
-/// well (a quarter of them), 43 % of those that might fit and 19 % of the long shots
-/// (docs/ranking.md).
-public enum RelevantConfidence: String, Sendable, Hashable, CaseIterable {
-    case fitsWell = "fits well"
-    case mightFit = "might fit"
-    case longShot = "a long shot"
-
-    /// The fitted coefficients: intercept, first score, lead, cosine. Fitted with the default
-    /// ``RelevantSettings``; other settings change the scores and void them.
-    static let coefficients = (intercept: -2.9789, firstScore: 1.0413, lead: 3.0810, similarity: 1.1650)
-
-    /// The words for a first comic's score, lead over the second and cosine similarity.
-    ///
-    /// - Parameters:
-    ///   - firstScore: the first comic's fused score.
-    ///   - lead: the first's score less the second's (the first's whole score when alone).
-    ///   - similarity: the first's cosine similarity to the passage.
-    public init(firstScore: Double, lead: Double, similarity: Double) {
-        let c = Self.coefficients
-        let logit = c.intercept + c.firstScore * firstScore + c.lead * lead + c.similarity * similarity
-        let probability = 1 / (1 + exp(-logit))
-        self = probability >= 0.6 ? .fitsWell : probability >= 0.3 ? .mightFit : .longShot
     }
 }

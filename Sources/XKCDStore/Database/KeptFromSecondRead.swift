@@ -2,7 +2,7 @@ import Synchronization
 
 /// Something read from the index and kept in memory from its second read on, while the key it
 /// was read at (a version that triggers raise with every change) stays the same: what
-/// ``VectorCache`` and ``LinkCountCache`` share.
+/// ``VectorCache``, ``LinkCountCache`` and ``LinkedPassageCache`` share.
 ///
 /// A one-shot search reads once and keeps nothing, so it pays nothing for a cache it would not
 /// use; a process that reads the same thing again (the REPL, the server) keeps it. A value of

@@ -265,8 +265,11 @@ enum Schema {
         // reads only those linked to a comic the index holds, so comics added or removed count
         // as a change too.
         migrator.registerMigration("v17-linked-passages-version") { db in
-            try raiseVersion(.linkedPassagesVersion, onEveryChangeTo: "linkedPassage", db)
-            try raiseVersion(.linkedPassagesVersion, onEveryChangeTo: "comic", db)
+            try raiseVersion(.linkedPassagesVersion, onEveryChangeTo: "linkedPassage", named: true, db)
+            // Not on an update: each index run rewrites the comics it fetched, which changes no
+            // comic's number.
+            try raiseVersion(
+                .linkedPassagesVersion, onEveryChangeTo: "comic", changes: ["INSERT", "DELETE"], named: true, db)
         }
         // Situations written for each comic (``LinkedPassage/isWritten``) are kept beside the
         // passages people linked, and lift a comic by a weight of their own.
@@ -279,13 +282,22 @@ enum Schema {
     }
 
     /// Adds `version` to the settings at 0 and triggers that raise it by one for every row
-    /// inserted into, updated in or deleted from `table`.
-    private static func raiseVersion(_ version: Setting, onEveryChangeTo table: String, _ db: Database) throws {
+    /// inserted into, updated in or deleted from `table` (or the `changes` given).
+    ///
+    /// A trigger is named after its table and change (`comicLinkInsertRaisesVersion`), and, when
+    /// `named`, after its version too (`comicInsertRaisesLinkedPassagesVersion`), so that one
+    /// table may raise several versions; v13's and v15's keep the names they were made with.
+    private static func raiseVersion(
+        _ version: Setting, onEveryChangeTo table: String, changes: [String] = ["INSERT", "UPDATE", "DELETE"],
+        named: Bool = false, _ db: Database
+    ) throws {
         try db.execute(sql: "INSERT OR IGNORE INTO setting(key, value) VALUES ('\(version.rawValue)', '0')")
-        for (name, change) in [("Insert", "INSERT"), ("Update", "UPDATE"), ("Delete", "DELETE")] {
+        let raised = named ? version.rawValue.prefix(1).uppercased() + version.rawValue.dropFirst() : "Version"
+        for change in changes {
+            let name = change.prefix(1) + change.dropFirst().lowercased()
             try db.execute(
                 sql: """
-                    CREATE TRIGGER \(table)\(name)RaisesVersion AFTER \(change) ON \(table)
+                    CREATE TRIGGER \(table)\(name)Raises\(raised) AFTER \(change) ON \(table)
                     BEGIN
                       UPDATE setting SET value = CAST(value AS INTEGER) + 1 WHERE key = '\(version.rawValue)';
                     END

@@ -5,7 +5,8 @@ import XKCDModel
 extension ComicDatabase {
     /// Makes `passages` the index's linked passages: those no longer given are deleted, new ones
     /// added without a vector, and those already held keep theirs, so that a run given the same
-    /// file embeds nothing again.
+    /// file embeds nothing again. A passage given twice for one comic is one row, with the source
+    /// and kind of its first.
     ///
     /// - Returns: how many were added and how many deleted.
     package func replaceLinkedPassages(_ passages: [LinkedPassage]) throws(StoreError) -> (added: Int, deleted: Int) {
@@ -19,7 +20,13 @@ extension ComicDatabase {
             var added = 0
             let insert = try db.cachedStatement(
                 sql: "INSERT INTO linkedPassage(comicID, text, source, written) VALUES (?, ?, ?, ?)")
-            let update = try db.cachedStatement(sql: "UPDATE linkedPassage SET source = ?, written = ? WHERE id = ?")
+            // Only a row that changes is written: an unchanged file raises no version, so a
+            // server keeps the passages it holds in memory.
+            let update = try db.cachedStatement(
+                sql: """
+                    UPDATE linkedPassage SET source = ?1, written = ?2
+                    WHERE id = ?3 AND (source IS NOT ?1 OR written IS NOT ?2)
+                    """)
             for passage in passages {
                 let key = Self.linkedPassageKey(passage.comic, passage.text)
                 if let id = held[key] {
@@ -92,18 +99,26 @@ package struct LinkedPassageNearness: Sendable, Equatable {
     package var linked: [Comic.ID: Float] = [:]
     /// Nearest among the situations written for the comic.
     package var written: [Comic.ID: Float] = [:]
+    /// The row of each comic's nearest written situation, whose text a reason may quote
+    /// (``ComicDatabase/SearchView/linkedPassageTexts(_:)``).
+    package var nearestWritten: [Comic.ID: Int64] = [:]
 
-    package init(linked: [Comic.ID: Float] = [:], written: [Comic.ID: Float] = [:]) {
+    package init(
+        linked: [Comic.ID: Float] = [:], written: [Comic.ID: Float] = [:], nearestWritten: [Comic.ID: Int64] = [:]
+    ) {
         self.linked = linked
         self.written = written
+        self.nearestWritten = nearestWritten
     }
 
-    /// Keeps `similarity` for comic `id` if it is the nearest of its kind so far.
-    mutating func consider(_ id: Int, _ similarity: Float, isWritten: Bool) {
+    /// Keeps `similarity` for comic `id` if the passage in `row` is the nearest of its kind so far.
+    mutating func consider(_ id: Int, row: Int64, _ similarity: Float, isWritten: Bool) {
         // As with the comics' vectors: one far from unit length, or NaN, counts as none.
         guard similarity <= 1.001 else { return }
         if isWritten {
-            if similarity > written[id, default: -1] { written[id] = similarity }
+            guard similarity > written[id, default: -1] else { return }
+            written[id] = similarity
+            nearestWritten[id] = row
         } else if similarity > linked[id, default: -1] {
             linked[id] = similarity
         }
@@ -114,13 +129,13 @@ extension ComicDatabase.SearchView {
     /// The linked passages whose vectors a model made (bound as the one argument), each with its
     /// comic, source and kind; only those linked to a comic the index holds.
     static let linkedPassageVectorsSQL = """
-        SELECT comicID, source, vector, written FROM linkedPassage JOIN comic ON comic.id = comicID
+        SELECT comicID, source, vector, written, linkedPassage.id FROM linkedPassage JOIN comic ON comic.id = comicID
         WHERE model = ? ORDER BY linkedPassage.id
         """
 
     /// For each comic of the index linked to a passage whose vector `model` made, the cosine
     /// similarity of `query` with the nearest such passage of each kind, leaving out those
-    /// written at `excludedSources`. A passage may link a comic the index does not hold (yet): it
+    /// found at `excludedSources`. A passage may link a comic the index does not hold (yet): it
     /// is passed over.
     ///
     /// A process that ranks passages again keeps their vectors in memory (``LinkedPassageCache``).
@@ -136,7 +151,8 @@ extension ComicDatabase.SearchView {
                         if !excludedSources.isEmpty, excludedSources.contains(kept.sources[index]) { continue }
                         let vector = UnsafeRawBufferPointer(
                             rebasing: values[index * bytesPerVector..<(index + 1) * bytesPerVector])
-                        nearest.consider(id, Self.dot(query, vector), isWritten: kept.isWritten[index])
+                        nearest.consider(
+                            id, row: kept.rows[index], Self.dot(query, vector), isWritten: kept.isWritten[index])
                     }
                 }
             }
@@ -149,9 +165,25 @@ extension ComicDatabase.SearchView {
                 let bytes = row.bytes(2)
                 guard id >= 0, bytes.count == bytesPerVector else { return }
                 if !excludedSources.isEmpty, excludedSources.contains(row.text(1)) { return }
-                nearest.consider(id, Self.dot(query, bytes), isWritten: row.integer(3) != 0)
+                nearest.consider(
+                    id, row: Int64(row.integer(4)), Self.dot(query, bytes), isWritten: row.integer(3) != 0)
             }
         }
         return nearest
+    }
+
+    /// The text of each linked passage in `rows`, by row.
+    ///
+    /// ```sql
+    /// SELECT id, text FROM linkedPassage WHERE id IN (SELECT value FROM json_each(?))
+    /// ```
+    package func linkedPassageTexts(_ rows: [Int64]) throws -> [Int64: String] {
+        guard !rows.isEmpty else { return [:] }
+        var texts: [Int64: String] = [:]
+        try db.cachedStatement(sql: "SELECT id, text FROM linkedPassage WHERE id IN (SELECT value FROM json_each(?))")
+            .forEachRow(binding: [.text(jsonArray(rows.map(Int.init)))]) { row in
+                texts[Int64(row.integer(0))] = row.text(1)
+            }
+        return texts
     }
 }

@@ -7,11 +7,12 @@ import GRDB
 /// one-shot `relevant` reads them once from the file and keeps nothing. Triggers raise that
 /// version with every change to `linkedPassage`, and with every comic added or removed (only
 /// passages linked to a comic the index holds are read), whichever connection or process makes
-/// it. An index without the version (a read-only file of an earlier version) is always read
-/// from the file.
+/// it. An index without the version's setting row is always read from the file.
 final class LinkedPassageCache: Sendable {
     /// The passages whose vectors `model` made, `dimensions` floats long, as the file held them.
     struct Passages: Sendable {
+        /// Each passage's row, in order.
+        let rows: [Int64]
         /// The comic each passage is linked to, in the order of their rows.
         let comicIDs: [Int]
         /// Where each passage was written, in the same order.
@@ -36,15 +37,17 @@ final class LinkedPassageCache: Sendable {
     }
 
     private static func load(_ key: VectorsKey, _ db: Database) throws -> Passages {
-        var (comicIDs, sources, isWritten, values): ([Int], [String], [Bool], [Float]) = ([], [], [], [])
+        var (rows, comicIDs, sources): ([Int64], [Int], [String]) = ([], [], [])
+        var (isWritten, values): ([Bool], [Float]) = ([], [])
         try db.cachedStatement(sql: ComicDatabase.SearchView.linkedPassageVectorsSQL)
             .forEachRow(binding: [.text(key.model)]) { row in
                 let id = row.integer(0)
-                guard id >= 0, key.append(row.bytes(2), to: &values) else { return }
+                guard id >= 0, values.appendVector(row.bytes(2), dimensions: key.dimensions) else { return }
+                rows.append(Int64(row.integer(4)))
                 comicIDs.append(id)
                 sources.append(row.text(1))
                 isWritten.append(row.integer(3) != 0)
             }
-        return Passages(comicIDs: comicIDs, sources: sources, isWritten: isWritten, values: values)
+        return Passages(rows: rows, comicIDs: comicIDs, sources: sources, isWritten: isWritten, values: values)
     }
 }

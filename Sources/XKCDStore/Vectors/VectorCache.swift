@@ -41,7 +41,7 @@ final class VectorCache: Sendable {
         try db.cachedStatement(sql: "SELECT comicID, vector FROM comicVector WHERE model = ? ORDER BY comicID, passage")
             .forEachRow(binding: [.text(key.model)]) { row in
                 let (id, bytes) = (row.integer(0), row.bytes(1))
-                guard id >= 0, key.append(bytes, to: &values) else { return }
+                guard id >= 0, values.appendVector(bytes, dimensions: key.dimensions) else { return }
                 comicIDs.append(id)
             }
         return Vectors(
@@ -55,16 +55,18 @@ struct VectorsKey: Equatable, Sendable {
     let model: String
     let version: String
     let dimensions: Int
+}
 
-    /// Appends the floats a vector's blob holds to `values`, when it is one of this length.
+extension [Float] {
+    /// Appends the floats a vector's blob holds, when it holds `dimensions` of them.
     ///
-    /// - Returns: whether it was.
-    func append(_ bytes: UnsafeRawBufferPointer, to values: inout [Float]) -> Bool {
+    /// - Returns: whether it did.
+    mutating func appendVector(_ bytes: UnsafeRawBufferPointer, dimensions: Int) -> Bool {
         guard bytes.count == dimensions * MemoryLayout<Float>.size else { return false }
         // A blob's bytes need not be aligned for floats: copied as bytes.
-        let offset = values.count * MemoryLayout<Float>.size
-        values.append(contentsOf: repeatElement(0, count: dimensions))
-        values.withUnsafeMutableBytes { values in
+        let offset = count * MemoryLayout<Float>.size
+        append(contentsOf: repeatElement(0, count: dimensions))
+        withUnsafeMutableBytes { values in
             UnsafeMutableRawBufferPointer(rebasing: values[offset...]).copyMemory(from: bytes)
         }
         return true

@@ -35,7 +35,7 @@ extension XKCDSearch {
 
         @Flag(
             help:
-                "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity, holdsTitle, linkedFrom, linkedPassageSimilarity, writtenSituationSimilarity}}]."
+                "Print JSON: words, cutFrom, results: [{num, title, date, score, url, reasons: {words, snippet, sentence, similarity, holdsTitle, linkedFrom, linkedPassageSimilarity, writtenSituationSimilarity, writtenSituation}}]."
         )
         var json = false
 

@@ -29,7 +29,7 @@ extension XKCDSearch {
                 favourites:    \(output.favourites) (\(output.tags) tags)
                 by meaning:    \(output.semanticProblem.map { "off: \($0.reason)" } ?? "on (\(output.embeddedComics) of \(output.comics) comics embedded by \(escaped(output.semanticModel ?? "")))")
                 linked:        \(output.linkedPassages) passage\(output.linkedPassages == 1 ? "" : "s") people linked comics to, which relevant learns from
-                situations:    \(output.writtenSituations) written for the comics, which relevant reads too
+                situations:    \(output.writtenSituations) written for the comics, which relevant learns from too
                 images kept:   \(output.images) (\(Terminal.size(output.imageBytes)))\(missingImages(output.imagesMissing))
                 last update:   \(output.lastUpdate ?? "never")
                 database:      \(output.database) (\(Terminal.size(output.databaseBytes)))

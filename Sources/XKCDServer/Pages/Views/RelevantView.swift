@@ -54,7 +54,7 @@ struct RelevantView: Sendable {
                 num: result.id, title: sanitized(result.title), date: result.date.description,
                 snippet: SearchView.pieces(of: result.snippet),
                 words: result.words.isEmpty ? nil : sanitized(result.words.joined(separator: ", ")), meaning: meaning,
-                liftedBy: result.liftedBy)
+                liftedBy: result.liftedBy.map { sanitized($0) })
         }
         hasResults = !results.isEmpty
         isEmpty = results.isEmpty
