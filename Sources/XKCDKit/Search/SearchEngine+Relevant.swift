@@ -336,10 +336,7 @@ extension SearchEngine {
             let unread = pageIDs.filter { linkedFrom[$0] == nil }
             linkedFrom.merge(try view.linkingCounts(to: unread)) { read, _ in read }
             // The situations that lifted the shown comics, quoted in their reasons.
-            let situations = try view.linkedPassageTexts(
-                pageIDs.compactMap {
-                    nearLinkedPassages.written[$0] != nil ? nearLinkedPassages.nearestWritten[$0] : nil
-                })
+            let situations = try view.linkedPassageTexts(pageIDs.compactMap { nearLinkedPassages.nearestWritten[$0] })
             let results = pageIDs.indices.compactMap { index -> RelevantComic? in
                 guard let (summary, snippet) = entries[index] else { return nil }
                 let id = pageIDs[index]
@@ -354,8 +351,7 @@ extension SearchEngine {
                     holdsTitle: ranking.scores?.holdsWholeTitle(of: id) == true, linkedFrom: linkedFrom[id] ?? 0,
                     linkedPassageSimilarity: nearLinkedPassages.linked[id],
                     writtenSituationSimilarity: nearLinkedPassages.written[id],
-                    writtenSituation: nearLinkedPassages.written[id] == nil
-                        ? nil : nearLinkedPassages.nearestWritten[id].flatMap { situations[$0] })
+                    writtenSituation: nearLinkedPassages.nearestWritten[id].flatMap { situations[$0] })
             }
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
@@ -380,11 +376,11 @@ extension SearchEngine {
             guard weight > 0 else { return [:] }
             return similarities.compactMapValues { Double($0) > threshold ? Double($0) : nil }
         }
+        let written = above(
+            settings.writtenSituationThreshold, weight: settings.writtenSituationWeight, nearest.written)
         return NearLinkedPassages(
             linked: above(settings.linkedPassageThreshold, weight: settings.linkedPassageWeight, nearest.linked),
-            written: above(
-                settings.writtenSituationThreshold, weight: settings.writtenSituationWeight, nearest.written),
-            nearestWritten: nearest.nearestWritten)
+            written: written, nearestWritten: nearest.nearestWritten.filter { written[$0.key] != nil })
     }
 
     /// The sentences of `passage` (ends of sentences and lines), each of three words or more,
@@ -413,7 +409,7 @@ struct NearLinkedPassages {
     var linked: [Comic.ID: Double] = [:]
     /// Each comic's nearest situation written for it: its cosine, when above the threshold.
     var written: [Comic.ID: Double] = [:]
-    /// The row of each comic's nearest written situation, above the threshold or not.
+    /// The row of each comic's nearest written situation, for those in ``written``.
     var nearestWritten: [Comic.ID: Int64] = [:]
 
     /// The comics that join the candidates: every one near by a linked passage, and the
