@@ -23,9 +23,13 @@ enum IndexSummaryText {
                 "\(vectors.embedded + vectors.imported) comics embedded for search by meaning"
                     + (vectors.imported > 0 ? " (\(vectors.imported) from precomputed vectors)" : ""))
         }
-        if let vectors, vectors.linkedPassagesEmbedded > 0 {
-            let count = vectors.linkedPassagesEmbedded
-            parts.append("\(count) linked passage\(count == 1 ? "" : "s") embedded")
+        if let vectors, vectors.linkedPassagesEmbedded + vectors.writtenSituationsEmbedded > 0 {
+            let (linked, written) = (vectors.linkedPassagesEmbedded, vectors.writtenSituationsEmbedded)
+            let kinds = [
+                linked > 0 ? "\(linked) linked passage\(linked == 1 ? "" : "s")" : nil,
+                written > 0 ? "\(written) written situation\(written == 1 ? "" : "s")" : nil,
+            ]
+            parts.append(kinds.compactMap { $0 }.joined(separator: " and ") + " embedded")
         }
         if let vectors, vectors.refusedRows > 0 {
             parts.append(

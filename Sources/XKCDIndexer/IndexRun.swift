@@ -202,7 +202,8 @@ public struct IndexRun: Sendable {
             report(.progress(.embedding, $0))
         }
         if !vectors.isInterrupted {
-            vectors.linkedPassagesEmbedded = try await indexer.embedLinkedPassages()
+            (vectors.linkedPassagesEmbedded, vectors.writtenSituationsEmbedded) =
+                try await indexer.embedLinkedPassages()
             vectors.isInterrupted = Task.isCancelled
         }
         report(.finished(.embedding))

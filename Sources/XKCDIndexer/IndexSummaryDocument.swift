@@ -28,9 +28,10 @@ public struct IndexSummaryDocument: Encodable, Sendable {
     /// made no usable vector of; null without a model or with `--no-embed`.
     @NullWhenMissing var vectorRowsRefused: Int?
     @NullWhenMissing var embeddingFailed: Int?
-    /// Linked passages (`--linked-passages`) embedded in this run; null without a model or with
-    /// `--no-embed`.
+    /// Passages people linked comics to, and situations written for the comics, of
+    /// `--linked-passages`, embedded in this run; null without a model or with `--no-embed`.
     @NullWhenMissing var linkedPassagesEmbedded: Int?
+    @NullWhenMissing var writtenSituationsEmbedded: Int?
 
     public init(_ report: IndexReport, vectors: VectorReport?, database: ComicDatabase) {
         embedded = vectors?.embedded
@@ -38,6 +39,7 @@ public struct IndexSummaryDocument: Encodable, Sendable {
         vectorRowsRefused = vectors?.refusedRows
         embeddingFailed = vectors?.failed
         linkedPassagesEmbedded = vectors?.linkedPassagesEmbedded
+        writtenSituationsEmbedded = vectors?.writtenSituationsEmbedded
         latest = report.latest
         comicsFetched = report.comicsFetched
         explanationsFetched = report.explanationsFetched

@@ -7,7 +7,8 @@ import XKCDModel
 /// are (`make linked-passages` joins them into one). A row whose `kind` column, when there is
 /// one, says `written` is a situation written for the comic (snapshot/written-situations.tsv);
 /// the benchmark's own kinds (`situation`, `description`) say what the passage is, and are
-/// passages someone linked.
+/// passages someone linked, as is a row whose kind is empty. Any other kind is refused: it is
+/// more likely a column out of place than a kind the ranking could know.
 public enum LinkedPassageFile: Sendable {
     /// The largest file read: eight times the one shipped (4.2 MB, most of it the written
     /// situations).
@@ -16,7 +17,7 @@ public enum LinkedPassageFile: Sendable {
     /// The passages of the file at `path`, in its order.
     ///
     /// - Throws: ``IndexError/linkedPassages(_:)`` when the file can't be read, is too large, has
-    ///   no such header, or a row has no comic number or no passage.
+    ///   no such header, or a row has no comic number, no passage or a kind of no known name.
     public static func read(_ path: String) throws(IndexError) -> [LinkedPassage] {
         var status = stat()
         guard stat(path, &status) == 0 else { throw .linkedPassages(String(cString: strerror(errno)).lowercased()) }
@@ -57,7 +58,11 @@ public enum LinkedPassageFile: Sendable {
             }
             let text = plain(columns[query])
             guard !text.isEmpty else { throw .linkedPassages("line \(lineNumber) has no passage") }
-            let isWritten = kind.map { $0 < columns.count && trimmed(columns[$0]).lowercased() == "written" } ?? false
+            let kindName = kind.map { $0 < columns.count ? trimmed(columns[$0]).lowercased() : "" } ?? ""
+            guard Self.kinds.contains(kindName) else {
+                throw .linkedPassages("line \(lineNumber) has a kind other than situation, description or written")
+            }
+            let isWritten = kindName == "written"
             for comic in comics.compactMap({ $0 }) {
                 passages.append(
                     LinkedPassage(comic: comic, text: text, source: plain(columns[source]), isWritten: isWritten))
@@ -66,6 +71,10 @@ public enum LinkedPassageFile: Sendable {
         guard !passages.isEmpty else { throw .linkedPassages("it has no passages") }
         return passages
     }
+
+    /// The kinds a row may name, in lower case: none, the benchmark's two kinds of passages
+    /// someone linked, and a situation written for the comic.
+    private static let kinds: Set<String> = ["", "situation", "description", "written"]
 
     /// `text` without control characters, which are no part of what anyone wrote and never
     /// reach a terminal, and without white space around it.

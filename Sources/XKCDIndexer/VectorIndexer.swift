@@ -24,8 +24,10 @@ public struct VectorReport: Sendable, Equatable {
     /// Comics whose text was read and tokenized to compare it with their vectors' (none when
     /// the run was told no text changed and every comic had a vector of this model).
     public var textsRead = 0
-    /// Linked passages (``LinkedPassage``) embedded in this run.
+    /// Passages people linked comics to (``LinkedPassage``) embedded in this run.
     public var linkedPassagesEmbedded = 0
+    /// Situations written for the comics (``LinkedPassage/isWritten``) embedded in this run.
+    public var writtenSituationsEmbedded = 0
     /// True when the run was cancelled before embedding every comic; what it embedded is kept.
     public var isInterrupted = false
 }
@@ -217,11 +219,12 @@ public struct VectorIndexer: Sendable {
     /// Embeds the index's linked passages (``LinkedPassage``) that have no vector of this model,
     /// a batch at a time, each batch its own transaction.
     ///
-    /// - Returns: how many were embedded; one the model made no usable vector of is left without.
-    ///   Cancelled, it stops after the batch under way, which is kept.
-    public func embedLinkedPassages() async throws -> Int {
+    /// - Returns: how many of each kind were embedded; one the model made no usable vector of is
+    ///   left without. Cancelled, it stops after the batch under way, which is kept.
+    public func embedLinkedPassages() async throws -> (linked: Int, written: Int) {
         let pending = try database.linkedPassagesToEmbed(model: encoder.identity, dimensions: encoder.dimensions)
-        var embedded = 0
+        let isWritten = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0.isWritten) })
+        var embedded = (linked: 0, written: 0)
         for start in stride(from: 0, to: pending.count, by: batchSize) {
             if Task.isCancelled { break }
             let batch = pending[start..<min(start + batchSize, pending.count)]
@@ -232,7 +235,9 @@ public struct VectorIndexer: Sendable {
                 }
             }
             try database.storeLinkedPassageVectors(vectors, model: encoder.identity)
-            embedded += vectors.count
+            let written = vectors.count { isWritten[$0.id] == true }
+            embedded.written += written
+            embedded.linked += vectors.count - written
         }
         return embedded
     }

@@ -61,7 +61,7 @@ struct JSONConventionTests {
             let db = directory.appendingPathComponent("index.sqlite").path
             let output = try await cli.run(["index", "--db", db, "--mirror", Fixtures.corpusURL.path, "--json"])
             let summary = try #require(try Self.oneLine(output) as? [String: Any])
-            for key in ["embedded", "vectorsImported", "linkedPassagesEmbedded"] {
+            for key in ["embedded", "vectorsImported", "linkedPassagesEmbedded", "writtenSituationsEmbedded"] {
                 #expect(summary[key] is NSNull, "\(key): \(output)")
             }
             let seconds = try #require(output.stdout.firstMatch(of: /"seconds":([0-9.]+)/)?.1)

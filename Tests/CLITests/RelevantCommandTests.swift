@@ -90,7 +90,7 @@ struct RelevantCommandTests {
                 "index", "--db", sandbox.db, "--mirror", Fixtures.corpusURL.path, "--linked-passages", file.path,
             ])
             #expect(indexed.status == 0, "\(indexed)")
-            #expect(indexed.stdout.contains("2 linked passages embedded"), "\(indexed)")
+            #expect(indexed.stdout.contains("1 linked passage and 1 written situation embedded"), "\(indexed)")
             let counts = try await sandbox.json("stats", "--json")
             #expect(counts["linkedPassages"] as? Int == 1 && counts["writtenSituations"] as? Int == 1, "\(counts)")
             let stats = try await sandbox.run("stats")

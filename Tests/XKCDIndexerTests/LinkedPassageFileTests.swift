@@ -12,7 +12,8 @@ import XKCDModel
             The build breaks\u{7} every time.\t1172\tsituation\t1172: Workflow\thttps://a.example/1\u{1B} 
 
             Two comics fit this one.\t303, 1205\tsituation\tboth\thttps://b.example/2
-            A situation written for the comic.\t927\t written \t\tsnapshot/written-situations.tsv
+            A situation written for the comic.\t927\t Written \t\tsnapshot/written-situations.tsv
+            A description with no kind.\t1\t\t\tc
             """
         #expect(
             try LinkedPassageFile.passages(in: file) == [
@@ -22,6 +23,7 @@ import XKCDModel
                 LinkedPassage(
                     comic: 927, text: "A situation written for the comic.", source: "snapshot/written-situations.tsv",
                     isWritten: true),
+                LinkedPassage(comic: 1, text: "A description with no kind.", source: "c"),
             ])
         // Without a kind column, every row is a passage someone linked.
         #expect(
@@ -36,6 +38,11 @@ import XKCDModel
         ("query\trelevant\tsource\nok\t1\ty\nx\t-4\ty", "line 3 names no comic number in its relevant column"),
         ("query\trelevant\tsource\n \t1\ty", "line 2 has no passage"),
         ("query\trelevant\tsource\n\n", "it has no passages"),
+        // A kind no ranking knows is more likely a column out of place than a new kind.
+        (
+            "query\trelevant\tkind\tsource\nok\t1\t\ty\nx\t2\tsituations.tsv\ty",
+            "line 3 has a kind other than situation, description or written"
+        ),
     ])
     func aFileThatIsNoneSaysWhy(file: String, reason: String) {
         #expect(throws: IndexError.linkedPassages(reason)) { try LinkedPassageFile.passages(in: file) }

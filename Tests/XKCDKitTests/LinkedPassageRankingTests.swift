@@ -32,7 +32,8 @@ struct LinkedPassageRankingTests {
         let indexer = VectorIndexer(database: database, encoder: try model.encoder().get(), width: 1)
         _ = try await indexer.run()
         _ = try database.replaceLinkedPassages([linked, written])
-        #expect(try await indexer.embedLinkedPassages() == 2)
+        let embedded = try await indexer.embedLinkedPassages()
+        #expect(embedded.linked == 1 && embedded.written == 1, "\(embedded)")
         return (database, model)
     }
 

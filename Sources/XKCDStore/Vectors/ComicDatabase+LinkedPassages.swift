@@ -49,19 +49,20 @@ extension ComicDatabase {
 
     private static func linkedPassageKey(_ comic: Int, _ text: String) -> String { "\(comic)\u{0}\(text)" }
 
-    /// The linked passages with no vector of `model`, `dimensions` floats long: each one's row
-    /// and text.
-    package func linkedPassagesToEmbed(model: String, dimensions: Int) throws(StoreError) -> [(id: Int64, text: String)]
-    {
+    /// The linked passages with no vector of `model`, `dimensions` floats long: each one's row,
+    /// text and kind (``LinkedPassage/isWritten``).
+    package func linkedPassagesToEmbed(
+        model: String, dimensions: Int
+    ) throws(StoreError) -> [(id: Int64, text: String, isWritten: Bool)] {
         try read { db in
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT id, text FROM linkedPassage
+                    SELECT id, text, written FROM linkedPassage
                     WHERE model IS NOT ? OR vector IS NULL OR length(vector) != ? ORDER BY id
                     """,
                 arguments: [model, dimensions * MemoryLayout<Float>.size]
-            ).map { row in (row["id"], row["text"]) }
+            ).map { row in (row["id"], row["text"], row["written"]) }
         }
     }
 
