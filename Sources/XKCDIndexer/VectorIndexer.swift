@@ -223,19 +223,18 @@ public struct VectorIndexer: Sendable {
     ///   left without. Cancelled, it stops after the batch under way, which is kept.
     public func embedLinkedPassages() async throws -> (linked: Int, written: Int) {
         let pending = try database.linkedPassagesToEmbed(model: encoder.identity, dimensions: encoder.dimensions)
-        let isWritten = Dictionary(uniqueKeysWithValues: pending.map { ($0.id, $0.isWritten) })
         var embedded = (linked: 0, written: 0)
         for start in stride(from: 0, to: pending.count, by: batchSize) {
             if Task.isCancelled { break }
             let batch = pending[start..<min(start + batchSize, pending.count)]
             let vectors = await offTheTaskPool { [encoder] in
-                batch.compactMap { passage -> (id: Int64, vector: [Float])? in
+                batch.compactMap { passage -> (id: Int64, vector: [Float], isWritten: Bool)? in
                     let vector = encoder.embedding(forTokenIDs: encoder.tokenIDs(for: passage.text))
-                    return ComicVector.isUnitLength(vector) ? (passage.id, vector) : nil
+                    return ComicVector.isUnitLength(vector) ? (passage.id, vector, passage.isWritten) : nil
                 }
             }
-            try database.storeLinkedPassageVectors(vectors, model: encoder.identity)
-            let written = vectors.count { isWritten[$0.id] == true }
+            try database.storeLinkedPassageVectors(vectors.map { ($0.id, $0.vector) }, model: encoder.identity)
+            let written = vectors.count(where: \.isWritten)
             embedded.written += written
             embedded.linked += vectors.count - written
         }
