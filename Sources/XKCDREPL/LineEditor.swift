@@ -17,6 +17,8 @@ import Synchronization
 public final class LineEditor: LineSource {
     private let historyFile: URL
     private let historyLimit: Int
+    /// Set when Ctrl-D came while the lines waiting after a line were read.
+    private var endsAfterThisLine = false
 
     /// - Parameters:
     ///   - historyFile: read at once and written after every line; its directory is created.
@@ -39,13 +41,23 @@ public final class LineEditor: LineSource {
     }
 
     public func readLine(prompt: String) -> LineInput {
+        if endsAfterThisLine {
+            return .end
+        }
         let first = readOneLine(prompt: prompt)
         guard case .line(let line) = first else { return first }
         // A paste arrives all at once: the lines already waiting after the one ended are read
         // with it, so that the session can take a pasted paragraph as one passage.
         var lines = [line]
-        while Self.inputIsWaiting(), case .line(let next) = readOneLine(prompt: "") {
-            lines.append(next)
+        while Self.inputIsWaiting() {
+            let next = readOneLine(prompt: "")
+            guard case .line(let text) = next else {
+                // Ctrl-D typed at once after Enter is waiting too: the line runs, then the
+                // session ends, as if it had come at the next prompt.
+                endsAfterThisLine = next == .end
+                break
+            }
+            lines.append(text)
         }
         remember(lines.joined(separator: " "))
         return lines.count == 1 ? .line(line) : .pasted(lines)
@@ -53,6 +65,7 @@ public final class LineEditor: LineSource {
 
     /// One line from libedit, not yet remembered.
     private func readOneLine(prompt: String) -> LineInput {
+        if Self.endOfFileIsWaiting() { return .end }
         lineCancelled.store(false, ordering: .relaxed)
         readerThread.store(pthread_self(), ordering: .relaxed)
         var mask = sigset_t()
@@ -64,6 +77,21 @@ public final class LineEditor: LineSource {
         defer { free(pointer) }
         if lineCancelled.exchange(false, ordering: .relaxed) { return .interrupted }
         return .line(String(decoding: UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)), as: UTF8.self))
+    }
+
+    /// Whether Ctrl-D was pressed on an empty line while a command ran, and takes it if so.
+    ///
+    /// Between prompts the terminal edits lines itself, and the kernel keeps such a Ctrl-D as an
+    /// end-of-file mark. Once libedit takes the terminal for the next prompt, the mark would reach
+    /// it as a NUL byte, which it ignores, and the session would not end. The mark is the one input
+    /// that makes standard input readable with no bytes to read (`FIONREAD` skips it); reading it
+    /// returns nothing.
+    private static func endOfFileIsWaiting() -> Bool {
+        guard inputIsWaiting() else { return false }
+        var waitingBytes: Int32 = 0
+        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &waitingBytes) == 0, waitingBytes == 0 else { return false }
+        var byte: UInt8 = 0
+        return read(STDIN_FILENO, &byte, 1) == 0
     }
 
     /// Whether standard input holds more already, without waiting for it.

@@ -289,7 +289,7 @@ struct ImageCommandTests {
                 while len(seen) < 2:
                     seen.add(p.expect_exact(["no image: #1663 has no image of its own", "#1663  Garden"]))
                 p.expect_exact("xkcd> ")
-                p.sendeof(); p.expect(pexpect.EOF); p.close()
+                keys_are_read(p); p.sendeof(); p.expect(pexpect.EOF); p.close()
                 print("exit", p.exitstatus)
                 """#
             let result = try await REPLCommandTests.runPython(

@@ -125,19 +125,19 @@ struct PagerTests {
                 # needed): the next command runs alone.
                 p.send("bobby tab"); p.expect_exact("bobby tab"); p.sendintr()
                 p.expect_exact("xkcd> "); run(p, "link 327", "xkcd #327: Exploits of a Mom")
-                p.sendeof(); p.expect(pexpect.EOF); p.close()
+                keys_are_read(p); p.sendeof(); p.expect(pexpect.EOF); p.close()
                 assert p.exitstatus == 0, p.exitstatus
                 # Ctrl-C while the pager runs ends the pager, not the REPL.
                 p = start(XKCD_SEARCH_PAGER="echo PAGER-WAITS; sleep 30")
                 p.send("explain 1190\r"); p.expect_exact("PAGER-WAITS"); p.sendintr()
                 p.expect_exact("xkcd> "); run(p, "link 327", "xkcd #327")
-                p.sendeof(); p.expect(pexpect.EOF); p.close()
+                keys_are_read(p); p.sendeof(); p.expect(pexpect.EOF); p.close()
                 # Turned off: --no-pager, PAGER=cat.
                 for arguments, variables in [(["--no-pager"], {}), ([], {"PAGER": "cat"})]:
                     p = start(arguments, **variables)
                     run(p, "explain 1190", "(CC BY-SA 3.0)")
                     assert paged() is None, (arguments, variables)
-                    p.sendeof(); p.expect(pexpect.EOF); p.close()
+                    keys_are_read(p); p.sendeof(); p.expect(pexpect.EOF); p.close()
                 print("ok")
                 """#
             let result = try await REPLCommandTests.runPython(

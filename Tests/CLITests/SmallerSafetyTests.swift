@@ -135,7 +135,7 @@ struct SmallerSafetyTests {
                 p.send("stats\r"); p.expect_exact("comics:")
                 p.expect_exact("xkcd> ")
                 after = p.before
-                p.sendeof(); p.expect(pexpect.EOF); p.close()
+                keys_are_read(p); p.sendeof(); p.expect(pexpect.EOF); p.close()
                 print("between the prompts:", repr(after))
                 print("exit", p.exitstatus)
                 """#
