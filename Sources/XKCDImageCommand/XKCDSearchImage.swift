@@ -60,7 +60,7 @@ struct XKCDSearchImage: ParsableCommand {
                 "(shrunk to fit the screen: 'xkcd-search open \(comic)' shows it whole, or --image-size 200x400)\n".utf8
             )
         }
-        FileHandle.standardOutput.write(Data(output))
+        StandardStreams.writeOutput(output)
     }
 }
 

@@ -16,6 +16,9 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     case unmatchedParenthesis(column: Int)
     /// More than ``QueryParser/maximumNesting`` levels of parentheses.
     case tooDeeplyNested(column: Int)
+    /// More than ``QueryParser/maximumPrefixes`` prefixes (`tabl*`); the column is the first
+    /// one past the limit.
+    case tooManyPrefixes(column: Int)
     /// A filter whose value makes no sense: `num:abc`, `date:2010-13`, `is:cool`.
     case invalidValue(token: String, column: Int, problem: String)
     /// A range whose start is after its end: `num:9..3`, `date:2011..2010`.
@@ -30,7 +33,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var column: Int {
         switch self {
         case .unclosedQuote(let column), .unclosedParenthesis(let column),
-            .unmatchedParenthesis(let column), .tooDeeplyNested(let column):
+            .unmatchedParenthesis(let column), .tooDeeplyNested(let column), .tooManyPrefixes(let column):
             column
         case .invalidValue(_, let column, _), .reversedRange(_, let column, _, _),
             .conflictingFilter(_, let column), .misplaced(_, let column, _):
@@ -49,6 +52,8 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
             "unmatched ')' at column \(column)"
         case .tooDeeplyNested(let column):
             "too deeply nested parentheses at column \(column) (at most \(QueryParser.maximumNesting) levels)"
+        case .tooManyPrefixes(let column):
+            "too many prefixes (word*) at column \(column): a query takes at most \(QueryParser.maximumPrefixes)"
         case .invalidValue(let token, let column, let problem):
             "\(Self.shown(token)) at column \(column): \(problem)"
         case .reversedRange(let token, let column, let lower, let upper):

@@ -40,6 +40,10 @@ import XKCDModel
 public struct QueryParser: Sendable {
     /// The deepest nesting of parentheses accepted before ``QueryError/tooDeeplyNested(column:)``.
     public static let maximumNesting = 64
+    /// The most prefixes (`tabl*`) a query takes before ``QueryError/tooManyPrefixes(column:)``:
+    /// each is looked up among every word of the index, so a query of hundreds (`a* a* a* …`)
+    /// would hold a core for seconds. People type one or two.
+    public static let maximumPrefixes = 10
     /// Plain text with at least this many words outside quotes, as typed, is a sentence.
     public static let sentenceWordCount = 4
 
@@ -89,6 +93,8 @@ struct Parser {
     let tokens: [QueryToken]
     var position = 0
     var query = SearchQuery()
+    /// The prefixes (`tabl*`) read so far.
+    var prefixCount = 0
 
     init(tokens: [QueryToken]) {
         self.tokens = tokens
@@ -175,7 +181,7 @@ struct Parser {
         position += 1
         switch token.kind {
         case .word(let word), .orCandidate(let word):
-            return .text(Self.leaf(word, field: field))
+            return .text(try counted(Self.leaf(word, field: field), at: token))
         case .phrase(let words):
             return words.isEmpty ? .nothing : .text(.phrase(words.map(Contractions.expanded), field: field))
         case .scoped(let key, let value, let quoted):
@@ -184,7 +190,7 @@ struct Parser {
                 let words = QueryLexer.words(in: value).map(Contractions.expanded)
                 return words.isEmpty ? .nothing : .text(.phrase(words, field: scope))
             }
-            return .text(Self.leaf(value, field: scope))
+            return .text(try counted(Self.leaf(value, field: scope), at: token))
         case .open(let scope):
             guard depth < QueryParser.maximumNesting else { throw .tooDeeplyNested(column: token.column) }
             return .group(try parseSequence(field: scope ?? field, depth: depth + 1, openColumn: token.column))
@@ -219,6 +225,15 @@ struct Parser {
         case .word, .phrase, .open, .minus, .scoped: true
         case .orCandidate, .close: false
         }
+    }
+
+    /// `leaf`, counted against ``QueryParser/maximumPrefixes`` when it is a prefix.
+    private mutating func counted(_ leaf: TextQuery, at token: QueryToken) throws(QueryError) -> TextQuery {
+        if case .prefix = leaf {
+            prefixCount += 1
+            guard prefixCount <= QueryParser.maximumPrefixes else { throw .tooManyPrefixes(column: token.column) }
+        }
+        return leaf
     }
 
     /// A word as typed, or a prefix when it ends in `*` after at least one other character.

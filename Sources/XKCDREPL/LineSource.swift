@@ -51,7 +51,8 @@ public final class StandardOutputSink: OutputSink, Sendable {
 
     public func writeError(_ text: String) {
         fflush(nil)
-        FileHandle.standardError.write(Data(text.utf8))
+        // Not FileHandle.write, which stops the process when standard error cannot be written.
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     public func flush() {

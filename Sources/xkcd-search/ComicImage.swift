@@ -141,15 +141,15 @@ struct ComicImage {
         switch spawn(drawer, drawerArguments + ["--for-pager"], standardOutput: file) {
         case 0:
             guard lseek(file, 0, SEEK_SET) == 0 else { return .failed }
-            return .drawn(Array(FileHandle(fileDescriptor: file, closeOnDealloc: false).readDataToEndOfFile()))
+            guard let drawn = try? InputReading.bytes(of: file, named: "the drawn image") else { return .failed }
+            return .drawn(drawn)
         case ImageOptions.needsTheTerminalStatus: return .needsTheTerminal
         default: return .failed
         }
     }
 
     private func write(_ bytes: [UInt8]) {
-        fflush(nil)
-        FileHandle.standardOutput.write(Data(bytes))
+        StandardStreams.writeOutput(bytes)
     }
 
     /// "14:05", local time.

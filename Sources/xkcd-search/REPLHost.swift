@@ -208,7 +208,7 @@ final class TerminalPager: ScreenPager {
         if paging {
             Pager.show(bytes, through: command)
         } else {
-            FileHandle.standardOutput.write(Data(bytes))
+            StandardStreams.writeOutput(bytes)
         }
     }
 

@@ -24,7 +24,7 @@ struct Renderer {
     var usesColor: Bool
 
     /// The line that ends `show` and `explain`: where the text comes from and under which licence.
-    static let credit = "xkcd.com (CC BY-NC 2.5) · explanation: explain xkcd (CC BY-SA 3.0)"
+    static let credit = Credit.line
 
     func bold(_ text: String) -> String {
         usesColor ? "\u{1B}[1m\(text)\u{1B}[0m" : text

@@ -43,6 +43,8 @@ struct XKCDSearch: AsyncParsableCommand {
 @main
 enum Entry {
     static func main() {
+        StandardStreams.takeClosedStandardDescriptors()
+        StandardStreams.reportWriteErrorsAtExit()
         runRoleNamedByArgumentZero()
         do {
             let arguments = try withImpliedCommand(

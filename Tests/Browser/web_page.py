@@ -145,6 +145,21 @@ def identify_by_pasting(driver):
     check("holds the words read: " in reasons, f"why #{PASTED_COMIC} fits: {reasons}")
 
 
+def missing_image(driver):
+    """A comic whose image the server cannot fetch (#2: not on the fixture image server) says so
+    in words on its first visit, with a link to xkcd.com, rather than showing a broken picture."""
+    driver.get(f"{BASE}/2")
+    wait(driver, lambda d: "could not be fetched" in d.find_element(By.CSS_SELECTOR, ".comic").text,
+         "the missing image said in words")
+    check(driver.find_elements(By.CSS_SELECTOR, ".comic .frame img") == [], "no broken picture")
+    check(driver.find_elements(By.CSS_SELECTOR, ".comic p.full") == [], "no link to the image that is missing")
+    link = driver.find_element(By.CSS_SELECTOR, ".comic .notice a").get_attribute("href")
+    check(link == "https://xkcd.com/2/", f"the notice links the comic on xkcd.com: {link}")
+    # The browser logs the image's 404 itself; nothing else may be there.
+    errors = [e for e in console_errors(driver) if "/images/2 - Failed to load resource" not in e]
+    check(errors == [], f"console errors on a missing image: {errors}")
+
+
 def console_errors(driver):
     return [entry["message"] for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -194,6 +209,11 @@ def with_javascript(driver, figures):
     arrived(driver, following, "→ to the next comic")
     driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
     arrived(driver, f"{BASE}/{TARGET}", "← back to the previous comic")
+    # Keys that no link names, a quote and a backslash among them, do nothing (and break nothing).
+    check_console_clean(driver, " before other keys")
+    driver.find_element(By.TAG_NAME, "body").send_keys('"\\]x')
+    check(driver.current_url == f"{BASE}/{TARGET}", f"keys no link names stay on the page: {driver.current_url}")
+    check_console_clean(driver, " after a quote and a backslash")
     driver.find_element(By.TAG_NAME, "body").send_keys("/")
     wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "q", "/ to focus the search box")
 
@@ -253,6 +273,8 @@ def with_javascript(driver, figures):
     identify_by_choosing(driver)
     identify_by_pasting(driver)
     check_console_clean(driver)
+
+    missing_image(driver)
 
     figures["accessibility"] = accessibility(driver)
     screenshots(driver)

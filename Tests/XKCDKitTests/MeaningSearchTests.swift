@@ -391,4 +391,17 @@ struct RelevantConfidenceTests {
         let wordsOnly = try SearchEngine(database: database, sentenceModel: nil).relevant(to: passage)
         #expect(!wordsOnly.results.isEmpty && wordsOnly.confidence == nil)
     }
+
+    /// How far the first comic leads is measured against the second of the whole ranking, so
+    /// asking for one comic does not make the answer surer than asking for ten.
+    @Test func theConfidenceDoesNotDependOnHowManyComicsAreAskedFor() async throws {
+        let passage = "our build pulls in a tiny library that one volunteer has maintained for years"
+        let ten = try await engine().relevant(to: passage, limit: 10)
+        #expect(ten.results.count > 1 && ten.secondScore == ten.results[1].score)
+        for limit in [1, 2, 3] {
+            let fewer = try await engine().relevant(to: passage, limit: limit)
+            #expect(fewer.results.first?.id == ten.results.first?.id)
+            #expect(fewer.confidence == ten.confidence, "limit \(limit)")
+        }
+    }
 }

@@ -94,6 +94,11 @@ struct RankingTests {
         #expect(year2007.map(\.date) == year2007.map(\.date).sorted())
         #expect(try await ids("tables num:300..400") == [327])
         #expect(try await ids("tables before:2007").isEmpty)
+        // Dates past year 9999 sort as text before every comic's: they must still find nothing.
+        for query in ["after:9999", "after:9999-12", "after:9999-12-31", "tables before:0001"] {
+            #expect(try await ids(query).isEmpty, "\(query)")
+        }
+        #expect(try await ids("tables num:300..400 before:9999-12-31") == [327])
         #expect(try await ids("date:2020-08..2020-08") == [2347])
         let newest = try engine.search("sort:-date year:2006..2010", limit: 50).results.map(\.date)
         #expect(newest == newest.sorted(by: >))

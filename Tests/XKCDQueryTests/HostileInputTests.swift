@@ -41,10 +41,26 @@ import _XKCDTestSupport
     /// The time limit only guards against a parse that is not linear: that would take hours on a
     /// megabyte, where a linear one takes about a second even on a loaded machine.
     @Test(.timeLimit(.minutes(3))) func oneMegabyteQueryParsesQuickly() throws {
-        let chunk = #"bobby "little tables" (sql OR db) -drop title:mom* c++ e-mail "#
+        // No prefix (`mom*`): a query takes at most 10 (the next test).
+        let chunk = #"bobby "little tables" (sql OR db) -drop title:mom c++ e-mail "#
         let input = String(repeating: chunk, count: 1_048_576 / chunk.utf8.count + 1)
         let query = try parser.parse(input)
         #expect(query.text?.positiveTerms.count ?? 0 > 100_000)
+    }
+
+    /// Each prefix is looked up among all the index's words: a query of hundreds would hold a
+    /// core for seconds, so past ``QueryParser/maximumPrefixes`` the query is refused, at the
+    /// first prefix too many.
+    @Test func aQueryTakesAFewPrefixes() throws {
+        let ten = (0..<QueryParser.maximumPrefixes).map { "w\($0)*" }.joined(separator: " ")
+        #expect(try parser.parse(ten).text != nil)
+        #expect(throws: QueryError.tooManyPrefixes(column: ten.count + 2)) { try parser.parse(ten + " x*") }
+        #expect(throws: QueryError.tooManyPrefixes(column: 31)) {
+            try parser.parse(String(repeating: "a* ", count: 200))
+        }
+        #expect(
+            QueryError.tooManyPrefixes(column: 34).description
+                == "too many prefixes (word*) at column 34: a query takes at most 10")
     }
 
     @Test func oneMegabyteWordAndUnclosedQuote() throws {

@@ -84,19 +84,66 @@ struct RouteTests {
         }
     }
 
-    /// Read-only answers may be read by a page of any origin, without credentials.
-    @Test func anyOriginMayReadTheAnswers() async throws {
+    /// Public answers may be read by a page of any origin, without credentials; what tells of the
+    /// owner's favourites (a comic's document, the stats, a search by them) may not.
+    @Test func anyOriginMayReadThePublicAnswersButNotTheFavourites() async throws {
         let harness = try await Harness.make()
         try await harness.server.testLive { client in
             let origin: HTTPFields = [.origin: "https://bot.example"]
-            try await client.execute(uri: "/api/comics/327", method: .get, headers: origin) { response in
-                #expect(response.status == .ok)
-                #expect(response.headers[.accessControlAllowOrigin] == "*")
-                #expect(response.headers[.accessControlAllowCredentials] == nil)
+            for uri in ["/api/search?q=tables", "/api/comics/327/related", "/healthz"] {
+                try await client.execute(uri: uri, method: .get, headers: origin) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.accessControlAllowOrigin] == "*", "\(uri)")
+                    #expect(response.headers[.accessControlAllowCredentials] == nil, "\(uri)")
+                }
             }
             try await client.execute(uri: "/api/search?q=tables", method: .options, headers: origin) { response in
                 #expect(response.headers[.accessControlAllowOrigin] == "*")
                 #expect(response.headers[.accessControlAllowMethods] == "GET, OPTIONS")
+            }
+            for uri in ["/api/comics/327", "/api/comics/latest", "/api/stats", "/api/favourites"] {
+                try await client.execute(uri: uri, method: .get, headers: origin) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.accessControlAllowOrigin] == nil, "\(uri)")
+                }
+            }
+            for query in ["is:fav", "tables tag:sql", "is:fav -tables"] {
+                let uri = "/api/search?q=" + query.replacingOccurrences(of: " ", with: "+")
+                try await client.execute(uri: uri, method: .get, headers: origin) { response in
+                    #expect(response.status == .forbidden, "\(query)")
+                    #expect(errorCode(response) == "cross-origin", "\(query)")
+                }
+                try await client.execute(uri: uri, method: .get, headers: [.origin: "http://localhost"]) {
+                    #expect($0.status == .ok, "a page of this server may: \(query)")
+                }
+                try await client.execute(uri: uri, method: .get) { #expect($0.status == .ok, "a script may: \(query)") }
+            }
+        }
+    }
+
+    /// `HEAD` is answered as `GET` would be, with the same status and length and no body; a
+    /// path with a control character once decoded is refused.
+    @Test func headIsAnsweredAsGetWithoutTheBodyAndControlCharactersAreRefused() async throws {
+        let harness = try await Harness.make()
+        // Not checked against the OpenAPI document, which names GET only and not the pages.
+        try await harness.server.testLive(checkingAnswers: false) { client in
+            for uri in ["/healthz", "/api/comics/327", "/api/search?q=tables", "/327", "/static/site.css"] {
+                let length = try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    return response.body.readableBytes
+                }
+                try await client.execute(uri: uri, method: .head) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.body.readableBytes == 0, "\(uri)")
+                    #expect(response.headers[.contentLength] == String(length), "\(uri)")
+                }
+            }
+            try await client.execute(uri: "/api/comics/99999", method: .head) { #expect($0.status == .notFound) }
+            for uri in ["/static/site.css%00.html", "/static/icon.svg%00.html", "/api/comics/327%01"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .badRequest, "\(uri)")
+                    #expect(errorCode(response) == "bad-request", "\(uri)")
+                }
             }
         }
     }
@@ -215,13 +262,13 @@ struct RouteTests {
         }
     }
 
-    /// A comic by number is kept an hour and asked again with its ETag: 304, no body. `random` is
-    /// never kept.
+    /// A comic's document says whether it is a favourite, so it is kept by the browser alone and
+    /// asked again each time with its ETag: 304, no body. `random` is never kept.
     @Test func comicsCarryCacheControlAndAnETag() async throws {
         let harness = try await Harness.make()
         try await harness.server.testLive { client in
             let tag = try await client.execute(uri: "/api/comics/327", method: .get) { response in
-                #expect(response.headers[.cacheControl] == "public, max-age=3600")
+                #expect(response.headers[.cacheControl] == "private, no-cache")
                 return try #require(response.headers[.eTag])
             }
             try await client.execute(uri: "/api/comics/327", method: .get, headers: [.ifNoneMatch: "\"other\", \(tag)"])
@@ -235,9 +282,12 @@ struct RouteTests {
                 #expect(response.status == .ok, "another document, another tag")
                 #expect(response.headers[.eTag] != tag)
             }
-            try await client.execute(uri: "/api/comics/327/related", method: .get) { #expect($0.headers[.eTag] != nil) }
+            try await client.execute(uri: "/api/comics/327/related", method: .get) { response in
+                #expect(response.headers[.eTag] != nil)
+                #expect(response.headers[.cacheControl] == "public, max-age=3600", "no favourite in it")
+            }
             try await client.execute(uri: "/api/comics/latest", method: .get) {
-                #expect($0.headers[.cacheControl] == "public, max-age=300")
+                #expect($0.headers[.cacheControl] == "private, no-cache")
             }
             try await client.execute(uri: "/api/comics/random", method: .get) { response in
                 #expect(response.headers[.cacheControl] == "no-store")

@@ -94,8 +94,9 @@ struct WebPageTests {
                 let location = try #require(response.headers[.location])
                 #expect(Fixtures.comicIDs.contains(Int(location.dropFirst()) ?? 0), "\(location)")
             }
-            for (uri, status) in [("/99999", HTTPResponse.Status.notFound), ("/abc", .badRequest), ("/404", .notFound)]
-            {
+            // A top-level name that is no comic (`/robots.txt`) is no page of the site: 404.
+            for uri in ["/99999", "/abc", "/404", "/robots.txt", "/favicon.ico", "/index.html"] {
+                let status = HTTPResponse.Status.notFound
                 try await client.execute(uri: uri, method: .get) { response in
                     #expect(response.status == status, "\(uri)")
                     #expect(response.headers[.contentType] == Self.html, "\(uri)")
@@ -123,6 +124,13 @@ struct WebPageTests {
             try await client.execute(uri: "/search?q=", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(!text(response).contains(#"<li class="result">"#))
+            }
+            // Control characters never reach the page: the query is searched and shown without them.
+            try await client.execute(uri: "/search?q=bob%00by%01+tables%1b", method: .get) { response in
+                let page = text(response)
+                #expect(response.status == .ok)
+                #expect(!page.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(page.debugDescription)")
+                #expect(page.contains("<title>bobby tables"), "\(page)")
             }
         }
     }

@@ -107,7 +107,7 @@ public enum Terminal: Sendable {
 
     /// Writes `message` and a line feed to standard error, through ``sanitized(_:keepingNewlines:)``.
     public static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((sanitized(message, keepingNewlines: true) + "\n").utf8))
+        StandardStreams.writeError(sanitized(message, keepingNewlines: true) + "\n")
     }
 
     /// The exit status of a usage error or a malformed query, as grep and ripgrep use it (1 is
@@ -126,7 +126,10 @@ public enum Terminal: Sendable {
         {
             code = ExitCode(usageErrorStatus)
         }
-        printError(Advice.adding(to: command.fullMessage(for: error), for: error))
+        // A command that printed its error itself exits with a bare status (`ExitCode`), which has
+        // no message to print.
+        let message = command.fullMessage(for: error)
+        if !message.isEmpty { printError(Advice.adding(to: message, for: error)) }
         command.exit(withError: ExitCode(code.rawValue))
     }
 

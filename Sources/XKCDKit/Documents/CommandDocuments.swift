@@ -9,6 +9,7 @@ public struct ExplanationDocument: Encodable, Sendable {
     @NullWhenMissing var trivia: String?
     @NullWhenMissing var incomplete: Bool?
     var explainUrl: String
+    var credit = Credit.line
 
     /// The document for `page`, with nulls when explain xkcd has no explanation of it yet.
     ///

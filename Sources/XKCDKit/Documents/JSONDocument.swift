@@ -96,6 +96,14 @@ public struct NullWhenMissing<Value: Encodable>: Encodable {
 
 extension NullWhenMissing: Sendable where Value: Sendable {}
 
+/// Where a document's titles, title texts, transcripts, snippets and explanations come from,
+/// under which licence: the `credit` of every document that carries them, and the line that
+/// ends `show` and `explain` in the terminal. Both licences ask that their source be named.
+public enum Credit {
+    /// The sources and their licences, in one line.
+    public static let line = "xkcd.com (CC BY-NC 2.5) · explanation: explain xkcd (CC BY-SA 3.0)"
+}
+
 /// What `search --json` prints and `GET /api/search` answers.
 public struct SearchResultsDocument: Encodable, Sendable {
     /// One comic found: its score, the snippet that shows the query's words, and how it matched.
@@ -117,6 +125,7 @@ public struct SearchResultsDocument: Encodable, Sendable {
     @NullWhenMissing var corrected: String?
     @NullWhenMissing var suggestion: String?
     var results: [Result]
+    var credit = Credit.line
 
     /// The document for a page of results, with the snippets' highlight marks taken out.
     ///
@@ -158,7 +167,7 @@ public struct ComicDocument: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case num, title, date, alt, img, url, explainUrl, transcript, transcriptSource, categories
-        case favourite, tags, explanation, trivia, incomplete
+        case favourite, tags, explanation, trivia, incomplete, credit
     }
 
     /// Writes the documented keys, `null` for a missing value.
@@ -187,6 +196,7 @@ public struct ComicDocument: Encodable, Sendable {
             try container.encode(explanation?.trivia, forKey: .trivia)
             try container.encode(explanation?.isIncomplete, forKey: .incomplete)
         }
+        try container.encode(Credit.line, forKey: .credit)
     }
 }
 
@@ -203,6 +213,7 @@ public struct RelatedDocument: Encodable, Sendable {
     var num: Int
     var title: String
     var related: [Entry]
+    var credit = Credit.line
 
     /// The document for a comic's related comics, with their reasons.
     ///
@@ -255,6 +266,7 @@ public struct RelevantDocument: Encodable, Sendable {
     /// there is no first comic or meaning could not be asked (``RelevantConfidence``).
     @NullWhenMissing var confidence: String?
     var results: [Result]
+    var credit = Credit.line
 
     /// The document for the comics that fit a passage, with the snippets' highlight marks taken
     /// out.

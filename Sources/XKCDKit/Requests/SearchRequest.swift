@@ -24,6 +24,13 @@ public struct SearchRequest: Sendable, Hashable {
     /// The words as typed: no spelling correction or suggestion.
     public var isExact: Bool
 
+    /// Whether the query reads the owner's favourites (`is:fav`, `tag:NAME`), which no other
+    /// site's page may read through the server.
+    public var readsFavourites: Bool {
+        guard let query = try? QueryParser().parse(text) else { return false }
+        return query.isFavourite || !query.tags.isEmpty
+    }
+
     /// The request for a query, with its page size and page checked.
     ///
     /// - Parameters:

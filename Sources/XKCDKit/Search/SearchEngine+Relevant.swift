@@ -68,14 +68,16 @@ public struct RelevantResults: Sendable {
     public var results: [RelevantComic]
     /// Set when the sentence model or the index's vectors could not be used: ranked by words alone.
     public var semanticProblem: SemanticSearchError?
+    /// The score of the comic ranked second, shown or not: how far the first leads does not
+    /// depend on how many comics were asked for.
+    public var secondScore: Double? = nil
 
     /// How sure the first comic is the one, in words a person reads; nil when there is no first
     /// comic or the meaning could not be asked (the words alone were never measured for it).
     public var confidence: RelevantConfidence? {
         guard semanticProblem == nil, let first = results.first, let similarity = first.similarity else { return nil }
         return RelevantConfidence(
-            firstScore: first.score, lead: first.score - (results.dropFirst().first?.score ?? 0),
-            similarity: similarity)
+            firstScore: first.score, lead: first.score - (secondScore ?? 0), similarity: similarity)
     }
 
     /// That the passage was cut, in words, when it was: "the passage has 70000 bytes, over the
@@ -356,7 +358,7 @@ extension SearchEngine {
             return RelevantResults(
                 passage: passage, cutFrom: wasCut ? text.utf8.count : nil, words: distinctive, total: ranking.ids.count,
                 results: results,
-                semanticProblem: semanticProblem)
+                semanticProblem: semanticProblem, secondScore: ranking.ids.dropFirst().first.map(ranking.score))
         }
     }
 

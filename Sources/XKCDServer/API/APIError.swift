@@ -101,8 +101,12 @@ enum JSONResponse {
     /// ``make(_:status:)`` with `Cache-Control` and an `ETag` (a hash of the body), or a bodiless
     /// 304 when the request's `If-None-Match` names that tag: a comic changes only when an index
     /// run fetches its explanation again, so a client asks again after an hour and mostly gets
-    /// 304. `random` is never kept; `latest` for five minutes.
-    static func make(_ value: some Encodable, for request: Request, as reference: ComicReference) throws -> Response {
+    /// 304. `random` is never kept; `latest` for five minutes. An answer that `carriesFavourites`
+    /// (a comic's document says whether it is one) is kept by the browser alone and asked again
+    /// each time (`private, no-cache`), mostly for a 304: a favourite added shows at once.
+    static func make(
+        _ value: some Encodable, for request: Request, as reference: ComicReference, carriesFavourites: Bool = false
+    ) throws -> Response {
         let maxAge: Int? =
             switch reference {
             case .number: 3600
@@ -115,17 +119,19 @@ enum JSONResponse {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        return EntityTag.answer(response, for: request, body: data, maxAge: maxAge)
+        return EntityTag.answer(
+            response, for: request, body: data,
+            cacheControl: carriesFavourites ? "private, no-cache" : "public, max-age=\(maxAge)")
     }
 }
 
 /// `Cache-Control` and `ETag` for an answer that changes only with its bytes (a comic, an
 /// image), and the bodiless 304 when the request's `If-None-Match` names the tag.
 enum EntityTag {
-    static func answer(_ response: Response, for request: Request, body: Data, maxAge: Int) -> Response {
+    static func answer(_ response: Response, for request: Request, body: Data, cacheControl: String) -> Response {
         var response = response
         let tag = "\"\(String(FNV1a.digest(of: body), radix: 16))\""
-        response.headers[.cacheControl] = "public, max-age=\(maxAge)"
+        response.headers[.cacheControl] = cacheControl
         response.headers[.eTag] = tag
         let named = request.headers[values: .ifNoneMatch].flatMap { $0.split(separator: ",") }
         if named.contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) {

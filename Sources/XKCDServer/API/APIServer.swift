@@ -128,7 +128,7 @@ public struct APIServer: Sendable {
         let (seconds, attoseconds) = configuration.idleTimeout.components
         let idleTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
-            router: router,
+            responder: HeadAsGetResponder(wrapped: router.buildResponder()),
             server: HTTPServerBuilder { responder in
                 LimitedHTTP1Channel(
                     http1: HTTP1Channel(responder: responder, configuration: .init(idleTimeout: idleTimeout)))
@@ -185,6 +185,7 @@ public struct APIServer: Sendable {
                 pages: ContentSecurityMiddleware(contentSecurityPolicy: WebPages.contentSecurityPolicy)))
         router.add(middleware: PublicCORSMiddleware())
         router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ControlCharacterPathMiddleware())
         router.add(middleware: HostCheckMiddleware(allowedNames: configuration.hostNames))
         router.add(middleware: ServedIndexMiddleware(served: served))
         router.add(middleware: IndexBuildingMiddleware(served: served))

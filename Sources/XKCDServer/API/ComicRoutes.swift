@@ -17,7 +17,8 @@ struct ComicRoutes {
     @Sendable func comic(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let comic = try ComicRequest(comic: try context.parameters.require("comic"), reading: QueryParameters(request))
         return try JSONResponse.make(
-            try comic.document(in: served.generation.index), for: request, as: comic.comic ?? .latest)
+            try comic.document(in: served.generation.index), for: request, as: comic.comic ?? .latest,
+            carriesFavourites: true)
     }
 
     @Sendable func related(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

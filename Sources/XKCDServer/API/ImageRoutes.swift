@@ -76,7 +76,7 @@ final class ImageRoutes: Sendable {
         guard let type = Self.contentType(of: data) else { throw unavailable(id) }
         let response = Response(
             status: .ok, headers: [.contentType: type], body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-        return EntityTag.answer(response, for: request, body: data, maxAge: Self.maxAge)
+        return EntityTag.answer(response, for: request, body: data, cacheControl: "public, max-age=\(Self.maxAge)")
     }
 
     private func unavailable(_ id: Comic.ID) -> APIError {

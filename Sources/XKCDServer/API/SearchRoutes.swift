@@ -23,6 +23,10 @@ struct SearchRoutes {
 
     @Sendable func search(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let search = try SearchRequest(reading: QueryParameters(request))
+        if search.readsFavourites, !FavouriteRoutes.isSameOrigin(request) {
+            throw APIError(
+                .forbidden, code: "cross-origin", message: "favourites can only be read by a page of this server")
+        }
         return try JSONResponse.make(SearchResultsDocument(try search.run(in: served.generation.index)))
     }
 

@@ -117,9 +117,12 @@ struct ContentSecurityByPath<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Hummingbird's `CORSMiddleware` for every route but the favourites: the comics, searches and
-/// images are public and read-only, so any page may read them (`Access-Control-Allow-Origin: *`,
-/// no credentials); the favourites are the owner's, and no other site's page may read them.
+/// Hummingbird's `CORSMiddleware` for the API's public answers and the images: searches, related
+/// comics and images are public and read-only, so any page may read them
+/// (`Access-Control-Allow-Origin: *`, no credentials). What tells of the owner's favourites is
+/// readable by this server's pages only: the favourites, a comic's document (it says whether the
+/// comic is a favourite, with its tags), `/api/stats` (how many), and the pages themselves. A
+/// search that filters by favourites is refused to another site (``SearchRoutes``).
 struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
     private let cors = CORSMiddleware<Context>(
         allowOrigin: .all, allowHeaders: [.accept], allowMethods: [.get, .options])
@@ -127,10 +130,16 @@ struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        if request.uri.path.hasPrefix("/api/favourites") {
-            return try await next(request, context)
-        }
+        guard Self.isPublic(request.uri.path) else { return try await next(request, context) }
         return try await cors.handle(request, context: context, next: next)
+    }
+
+    static func isPublic(_ path: String) -> Bool {
+        if path.hasPrefix("/images/") || path == "/healthz" { return true }
+        guard path.hasPrefix("/api/"), !path.hasPrefix("/api/favourites"), path != "/api/stats" else { return false }
+        // `/api/comics/{comic}` itself, not its `/related`.
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !(parts.count == 4 && parts[2] == "comics")
     }
 }
 
@@ -220,5 +229,40 @@ struct IndexBuildingMiddleware<Context: RequestContext>: RouterMiddleware {
             }
         }
         return try await next(request, context)
+    }
+}
+
+/// Refuses a path that holds a control character once decoded (`/static/site.css%00.html`), 400
+/// `bad-request`: no route or file has one, and a file name read as a C string ends at a NUL,
+/// so the file served would not be the one the path's ending (and content type) names.
+struct ControlCharacterPathMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path.removingPercentEncoding ?? request.uri.path
+        if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw APIError.badRequest("the path holds a control character")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Answers `HEAD` as the `GET` of the same address would be answered, without its body (RFC 9110
+/// §9.3.2): the status and headers a client checks before fetching (a link checker, `curl -I`).
+/// Around the router rather than one of its middleware: the router finds a route by method
+/// before its middleware run.
+struct HeadAsGetResponder<Wrapped: HTTPResponder>: HTTPResponder {
+    let wrapped: Wrapped
+
+    func respond(to request: Request, context: Wrapped.Context) async throws -> Response {
+        guard request.method == .head else { return try await wrapped.respond(to: request, context: context) }
+        var head = request.head
+        head.method = .get
+        var response = try await wrapped.respond(to: Request(head: head, body: request.body), context: context)
+        // The length the GET's body has, set after the body goes (setting one sets the other).
+        let length = response.body.contentLength
+        response.body = ResponseBody()
+        if let length { response.headers[.contentLength] = String(length) }
+        return response
     }
 }

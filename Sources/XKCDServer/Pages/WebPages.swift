@@ -117,7 +117,7 @@ struct WebPages: Sendable {
         case .redirect(let location):
             return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
         case .page(let template, let title, let status, let content):
-            let query = request.uri.path == "/search" ? request.uri.queryParameters.get("q") ?? "" : ""
+            let query = request.uri.path == "/search" ? sanitized(request.uri.queryParameters.get("q") ?? "") : ""
             let page = PageView(title: title, query: query, content: content)
             guard let html = templates.render(page, withTemplate: template) else {
                 throw APIError.notFound("no such page")
@@ -136,7 +136,8 @@ struct WebPages: Sendable {
     }
 
     private func search(_ parameters: Parameters) throws -> Outcome {
-        let query = parameters.get("q") ?? ""
+        // As the search box shows it: no control character reaches the page.
+        let query = sanitized(parameters.get("q") ?? "")
         guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
             return .page(template: "search", title: "Search", content: SearchView.empty)
         }
@@ -215,6 +216,9 @@ struct WebPages: Sendable {
     }
 
     private func comic(_ text: String) throws -> Outcome {
+        // A page at the top level that names no comic (`/robots.txt`, `/index.html`) is no page
+        // of this site: 404, as the API says of a route it does not have.
+        guard (try? ComicReference(parsing: text)) != nil else { throw APIError.notFound("no such page") }
         let request = try ComicRequest(comic: text)
         switch request.comic {
         case .random, .latest, nil: return .redirect("/\(try library.resolve(request.comic ?? .latest))")
@@ -259,14 +263,21 @@ struct WebPages: Sendable {
                 template: "error", title: "Refused", status: .forbidden,
                 content: ErrorView(message: "this server is read-only: favourites cannot be changed"))
         }
-        let reference = try ComicReference(parsing: try context.parameters.require("comic"))
+        // By number only, as the API takes favourites: `latest` would change another comic than
+        // the page showed once a new one is indexed.
+        guard case .number(let number)? = try? ComicReference(parsing: try context.parameters.require("comic")) else {
+            throw APIError.notFound("no such page")
+        }
+        let reference = ComicReference.number(number)
         // A form of one button and a tags field: 16 kB is plenty.
         let body = try await request.body.collect(upTo: 16_384)
-        guard let form = try? URLEncodedFormDecoder().decode(FavouriteForm.self, from: String(buffer: body)) else {
+        guard let form = try? URLEncodedFormDecoder().decode(FavouriteForm.self, from: String(buffer: body)),
+            let action = FavouriteForm.actions[form.action]
+        else {
             throw APIError.badRequest("the form cannot be read")
         }
         let tags = (form.tags ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        let change = try FavouriteChange(form.action == "remove" ? .remove : .add, comic: reference, tags: tags)
+        let change = try FavouriteChange(action, comic: reference, tags: tags)
         _ = try change.run(in: index)
         return .redirect("/\(try library.resolve(reference))")
     }
@@ -274,6 +285,9 @@ struct WebPages: Sendable {
     struct FavouriteForm: Decodable {
         var action: String
         var tags: String?
+
+        /// The form's buttons; any other action is a form this site did not make.
+        static let actions: [String: FavouriteChange.Action] = ["add": .add, "remove": .remove]
     }
 
     // MARK: Views

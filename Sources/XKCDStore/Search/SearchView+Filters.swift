@@ -27,13 +27,23 @@ extension ComicDatabase.SearchView {
             conditions.append("id <= ?")
             arguments.append(.integer(upper))
         }
+        // Dates are kept as `YYYY-MM-DD` text, which sorts as dates only for years of four
+        // digits: a bound past them (`after:9999` starts in 10000) is said without the text.
         if let lower = query.dateRange?.lower {
-            conditions.append("date >= ?")
-            arguments.append(.text(lower.description))
+            if lower.year > 9999 {
+                conditions.append("0")
+            } else {
+                conditions.append("date >= ?")
+                arguments.append(.text(lower.description))
+            }
         }
         if let upper = query.dateRange?.upper {
-            conditions.append("date <= ?")
-            arguments.append(.text(upper.description))
+            if upper.year < 1 {
+                conditions.append("0")
+            } else if upper.year <= 9999 {
+                conditions.append("date <= ?")
+                arguments.append(.text(upper.description))
+            }
         }
         if query.isFavourite || !query.tags.isEmpty {
             conditions.append("id IN (SELECT comicID FROM favourite)")

@@ -158,17 +158,14 @@ extension XKCDSearch.Fav {
             completion: .file()) var file: String?
 
         func run() throws {
-            let library = try global.open().library
+            let index = try global.open()
+            let library = index.library
             let data = try library.exportFavourites()
             guard let file, file != "-" else {
-                return FileHandle.standardOutput.write(JSONDocument.escapingControls(inJSON: data))
+                return StandardStreams.writeOutput(Array(JSONDocument.escapingControls(inJSON: data)))
             }
-            do {
-                try data.write(to: URL(fileURLWithPath: file), options: .atomic)
-            } catch {
-                throw LibraryError.cannotWrite(path: file, reason: "the directory is missing or not writable")
-            }
-            print("exported \(try library.favourites().count) favourites to \(file)")
+            try OutputFile.write(data, to: file, sparingIndexAt: index.services.paths.databasePath)
+            print("exported \(counted(try library.favourites().count, "favourite")) to \(file)")
         }
     }
 
@@ -187,7 +184,7 @@ extension XKCDSearch.Fav {
             let library = try global.open(.writing).library
             let result =
                 file == "-"
-                ? try library.importFavourites(FileHandle.standardInput.readDataToEndOfFile(), source: "standard input")
+                ? try library.importFavourites(Data(InputReading.bytes()), source: InputReading.standardInputName)
                 : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))
             let numbers = { (ids: [Int]) in
                 ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "")

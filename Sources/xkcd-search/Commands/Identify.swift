@@ -60,15 +60,18 @@ extension XKCDSearch {
         /// request's limit: a 500 MB file or a pipe that never ends is refused without being read.
         private func readImage() throws -> Data {
             let limit = IdentifyRequest.maximumBytes + 1
-            if file == "-" { return FileHandle.standardInput.readData(ofLength: limit) }
-            guard let handle = FileHandle(forReadingAtPath: file) else {
+            do throws(LibraryError) {
+                if file == "-" { return Data(try InputReading.bytes(upTo: limit)) }
+                guard let handle = FileHandle(forReadingAtPath: file) else {
+                    throw .cannotRead(path: file, reason: Self.reason(for: file))
+                }
+                defer { try? handle.close() }
+                return Data(try InputReading.bytes(of: handle.fileDescriptor, named: file, upTo: limit))
+            } catch {
                 // No image to read is a usage error, as an unreadable image is.
-                Terminal.printError(
-                    "Error: " + LibraryError.cannotRead(path: file, reason: Self.reason(for: file)).description)
+                Terminal.printError("Error: " + error.description)
                 throw ExitCode(Terminal.usageErrorStatus)
             }
-            defer { try? handle.close() }
-            return handle.readData(ofLength: limit)
         }
 
         /// Why `path` cannot be read, in words: missing, a directory, not allowed.

@@ -67,7 +67,7 @@ extension XKCDSearch {
             var text = invocation.words.joined(separator: " ")
             var byteCount: Int?
             if invocation.words == ["-"] {
-                (text, byteCount) = StandardInput.read(keeping: RelevantRequest.maximumLength)
+                (text, byteCount) = try InputReading.standardInput(keeping: RelevantRequest.maximumLength)
             }
             let index = try invocation.openIndex()
             var found = try RelevantRequest(passage: text, limit: invocation.limit).run(in: index)

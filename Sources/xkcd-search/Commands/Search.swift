@@ -121,7 +121,7 @@ extension XKCDSearch {
                 var text = words.joined(separator: " ")
                 if words == ["-"] {
                     // Lines of a pipe are words of one query; past the query's limit the engine says so.
-                    let (read, byteCount) = StandardInput.read(keeping: SearchEngine.maximumQueryLength)
+                    let (read, byteCount) = try InputReading.standardInput(keeping: SearchEngine.maximumQueryLength)
                     guard byteCount <= SearchEngine.maximumQueryLength else {
                         throw SearchError.queryTooLong(length: byteCount, limit: SearchEngine.maximumQueryLength)
                     }
@@ -147,9 +147,11 @@ extension XKCDSearch {
                 return (index, !results.results.isEmpty)
             }
 
-            /// The command for the next page, as a shell takes it: the same index and page size,
-            /// the words quoted where they need it, after `--` when one starts with a dash.
+            /// The command for the next page, as a shell takes it: the same index, page size and
+            /// `--exact`, the words quoted where they need it, after `--` when one starts with a
+            /// dash. A query read from standard input is not there to run again: only the option.
             var nextPageCommand: String {
+                guard words != ["-"] else { return "--page \(page + 1)" }
                 var options: [String] = []
                 // `--db=…` for a path starting with a dash, which would read as an option.
                 if let database {
@@ -158,6 +160,7 @@ extension XKCDSearch {
                         ? ["--db=" + Self.shellQuoted(database)] : ["--db", Self.shellQuoted(database)]
                 }
                 if limit != SearchRequest.defaultLimit { options += ["--limit", String(limit)] }
+                if exact { options.append("--exact") }
                 options += ["--page", String(page + 1)]
                 let quoted = words.map(Self.shellQuoted)
                 let parts =

@@ -56,8 +56,13 @@
       if (!text.trim()) {
         if (searching) searching.abort();
         results.replaceChildren();
+        // The address follows the box: an empty box is the empty search page.
+        if (location.pathname === '/search') history.replaceState(null, '', '/search');
         return;
       }
+      // A quote still open is a phrase being typed, not a mistake to report: the results stay
+      // as they are until it closes (Enter still searches it, and says what is wrong).
+      if ((text.match(/"/g) || []).length % 2 === 1) return;
       timer = setTimeout(() => { search(text); suggest(text); }, 120);
     });
   }
@@ -238,12 +243,34 @@
     });
   }
 
+  // An image the server could not fetch (offline, or imgs.xkcd.com down) is said in words, as
+  // the page says it once the server knows, rather than drawn as a broken picture.
+  const picture = document.querySelector('.comic .frame img');
+  if (picture) {
+    const sayMissing = () => {
+      const figure = picture.closest('figure');
+      const notice = document.createElement('p');
+      notice.className = 'notice';
+      const original = document.createElement('a');
+      original.href = 'https://xkcd.com/' + picture.closest('.comic').dataset.comic + '/';
+      original.textContent = 'it on xkcd.com';
+      notice.append('Its image could not be fetched: see ', original, '.');
+      figure.querySelector('.frame').replaceWith(notice);
+      const full = document.querySelector('.comic p.full');
+      if (full) full.remove();
+    };
+    // Loaded before this ran (complete), an image that failed has no width.
+    if (picture.complete && picture.naturalWidth === 0) sayMissing();
+    else picture.addEventListener('error', sayMissing);
+  }
+
   // Keys: ← → previous and next, r random, / the search box, f favourite.
   document.addEventListener('keydown', (event) => {
     const target = event.target;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (target.closest && target.closest('input, textarea, select, [contenteditable]')) return;
-    const link = document.querySelector('a[data-key="' + event.key + '"]');
+    // Any key may come here (a quote, a backslash): escaped, it cannot break the selector.
+    const link = document.querySelector('a[data-key="' + CSS.escape(event.key) + '"]');
     if (link) {
       event.preventDefault();
       location.href = link.href;
