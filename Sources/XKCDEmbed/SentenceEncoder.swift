@@ -68,13 +68,24 @@ public final class SentenceEncoder: Sendable {
 
     /// Everything of ``init(modelDirectory:)`` but the check of the weights.
     private init(uncheckedAt modelDirectory: URL, arithmetic: Arithmetic) throws(EmbedError) {
-        guard FileManager.default.fileExists(atPath: modelDirectory.path) else {
+        // A file is no model directory (XKCD_SEARCH_MODEL set to the wrong place).
+        var status = stat()
+        guard stat(modelDirectory.path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw .modelMissing(path: modelDirectory.path)
         }
         guard access(modelDirectory.path, R_OK | X_OK) == 0,
             access(modelDirectory.appending(path: "model.safetensors").path, R_OK) == 0 || errno != EACCES
         else {
             throw .modelUnreadable(path: modelDirectory.path)
+        }
+        // Nor is a directory holding neither the model's settings nor its weights: a damaged
+        // model has some of its files.
+        guard
+            ["config.json", "model.safetensors"].contains(where: {
+                FileManager.default.fileExists(atPath: modelDirectory.appending(path: $0).path)
+            })
+        else {
+            throw .modelMissing(path: modelDirectory.path)
         }
         let configuration = try Self.read(BertConfiguration.self, "config.json", in: modelDirectory)
         let sentenceConfiguration = try Self.read(

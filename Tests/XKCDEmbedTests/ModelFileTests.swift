@@ -72,6 +72,17 @@ import _XKCDTestSupport
         }
     }
 
+    /// XKCD_SEARCH_MODEL naming a file, or a directory with no model in it, names no model.
+    @Test func aFileOrAnEmptyDirectoryIsNoModel() throws {
+        let directory = try makeTemporaryDirectory("xkcd-embed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appending(path: "notes.txt")
+        try Data("not a model".utf8).write(to: file)
+        for path in [directory, file] {
+            #expect(throws: EmbedError.modelMissing(path: path.path)) { try SentenceEncoder(modelDirectory: path) }
+        }
+    }
+
     @Test func missingWeights() throws {
         let directory = try damagedCopy {
             try FileManager.default.removeItem(at: $0.appending(path: "model.safetensors"))

@@ -9,7 +9,8 @@ import _XKCDTestSupport
 
 /// A file renamed over the served index (issue 39, docs/server.md): a good index is served from
 /// the next request on; a file that is no SQLite database is ignored; one that is SQLite but no
-/// index makes the server answer 503 `index-unavailable` (`/healthz` too) until a good one comes.
+/// index makes the server answer 503 `index-unavailable` (`/healthz` too) until a good one comes,
+/// the file served before it included (a rollback).
 @Suite("HTTP API: an index published at the served path")
 struct PublishedIndexTests {
     @Test func eachFilePublishedIsServedRefusedOrIgnoredAsItDeserves() async throws {
@@ -25,6 +26,9 @@ struct PublishedIndexTests {
         let foreign = served.directory.appendingPathComponent("foreign.sqlite").path
         let made = try runSQLite(foreign, "CREATE TABLE notes(text); INSERT INTO notes VALUES ('mine')")
         #expect(made == 0)
+        // The file served first, kept under another name to be rolled back to.
+        let kept = served.directory.appendingPathComponent("kept.sqlite").path
+        #expect(link(path, kept) == 0)
 
         let server = try APIServer(
             configuration: .init(port: 0, requestDeadline: .seconds(600)),
@@ -47,6 +51,11 @@ struct PublishedIndexTests {
             try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .serviceUnavailable) }
             // The foreign file was not written to.
             #expect(try runSQLite(path, "SELECT count(*) FROM sqlite_master WHERE name <> 'notes'") == 0)
+
+            // Rolled back: the file served first, renamed back over the path, is served again.
+            #expect(rename(kept, path) == 0)
+            #expect(try await favourites() == (200, "[]"))
+            try await client.execute(uri: "/healthz", method: .get) { #expect($0.status == .ok) }
 
             #expect(rename(good, path) == 0)
             let published = try await favourites()

@@ -35,6 +35,17 @@ public enum InputReading: Sendable {
         return bytes
     }
 
+    /// The bytes of the file at `path`, or only the first `limit` of them, named in errors as
+    /// the user typed it: "no such file", "permission denied", "it is a directory".
+    public static func bytes(ofFileAt path: String, upTo limit: Int? = nil) throws(LibraryError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .cannotRead(path: path, reason: errno == ENOENT ? "no such file" : reason(errno))
+        }
+        defer { close(descriptor) }
+        return try bytes(of: descriptor, named: path, upTo: limit)
+    }
+
     /// How errors name standard input.
     public static let standardInputName = "standard input"
 
@@ -58,6 +69,7 @@ public enum InputReading: Sendable {
         switch code {
         case EISDIR: "it is a directory"
         case EBADF: "it is closed"
+        case EACCES: "permission denied"
         default: String(cString: strerror(code)).lowercased()
         }
     }

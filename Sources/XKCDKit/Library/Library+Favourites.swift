@@ -373,23 +373,6 @@ extension Library {
             entries: favourites.count, addedFavourites: merge.addedFavourites, addedTags: merge.addedTags)
     }
 
-    /// Reads and merges an export file; see ``importFavourites(_:source:at:)``.
-    ///
-    /// - Parameter url: the file, named by its path in messages.
-    /// - Returns: how many favourites the file held and what it added.
-    /// - Throws: ``LibraryError/cannotRead(path:reason:)`` when the file is missing or not
-    ///   readable, and what ``importFavourites(_:source:at:)`` throws.
-    public func importFavourites(contentsOf url: URL) throws -> FavouriteImport {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let missing = !FileManager.default.fileExists(atPath: url.path)
-            throw LibraryError.cannotRead(path: url.path, reason: missing ? "no such file" : "it is not readable")
-        }
-        return try importFavourites(data, source: url.path)
-    }
-
     private struct ImportProblem: Error { var text: String }
 
     private static func decodeFavourites(_ data: Data, now: Date) throws -> [Favourite] {

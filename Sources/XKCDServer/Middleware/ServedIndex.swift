@@ -170,6 +170,9 @@ final class ServedIndex: Sendable {
                 state.withLock {
                     $0.isAvailable = false
                     $0.refused = file
+                    // The file served before is closed: were it renamed back over the path (a
+                    // rollback), it is to be opened again like any other.
+                    $0.current = Generation(index: old.index, file: nil)
                 }
             }
         } else {

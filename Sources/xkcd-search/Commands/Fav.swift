@@ -185,7 +185,7 @@ extension XKCDSearch.Fav {
             let result =
                 file == "-"
                 ? try library.importFavourites(Data(InputReading.bytes()), source: InputReading.standardInputName)
-                : try library.importFavourites(contentsOf: URL(fileURLWithPath: file))
+                : try library.importFavourites(Data(InputReading.bytes(ofFileAt: file)), source: file)
             let numbers = { (ids: [Int]) in
                 ids.prefix(20).map { "#\($0)" }.joined(separator: ", ") + (ids.count > 20 ? ", …" : "")
             }

@@ -61,24 +61,13 @@ extension XKCDSearch {
         private func readImage() throws -> Data {
             let limit = IdentifyRequest.maximumBytes + 1
             do throws(LibraryError) {
-                if file == "-" { return Data(try InputReading.bytes(upTo: limit)) }
-                guard let handle = FileHandle(forReadingAtPath: file) else {
-                    throw .cannotRead(path: file, reason: Self.reason(for: file))
-                }
-                defer { try? handle.close() }
-                return Data(try InputReading.bytes(of: handle.fileDescriptor, named: file, upTo: limit))
+                return Data(
+                    try file == "-" ? InputReading.bytes(upTo: limit) : InputReading.bytes(ofFileAt: file, upTo: limit))
             } catch {
                 // No image to read is a usage error, as an unreadable image is.
                 Terminal.printError("Error: " + error.description)
                 throw ExitCode(Terminal.usageErrorStatus)
             }
-        }
-
-        /// Why `path` cannot be read, in words: missing, a directory, not allowed.
-        private static func reason(for path: String) -> String {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
-            return isDirectory.boolValue ? "it is a directory" : "permission denied"
         }
 
         /// What was read, then one line per comic with the words it holds.
