@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -31,10 +32,15 @@ public protocol OutputSink: AnyObject {
 
 /// Standard input read a line at a time, with no prompt and no escape sequences.
 public final class StandardInputLineSource: LineSource, Sendable {
+    /// Whether the first line is still to come: a byte-order mark can only lead it.
+    private let isFirstLine = Atomic(true)
+
     public init() {}
 
     public func readLine(prompt: String) -> LineInput {
-        guard let line = Swift.readLine(strippingNewline: true) else { return .end }
+        guard var line = Swift.readLine(strippingNewline: true) else { return .end }
+        // A byte-order mark (Windows editors write one) is no part of the first command.
+        if isFirstLine.exchange(false, ordering: .relaxed), line.hasPrefix("\u{FEFF}") { line.removeFirst() }
         return .line(line.hasSuffix("\r") ? String(line.dropLast()) : line)
     }
 }
@@ -42,21 +48,27 @@ public final class StandardInputLineSource: LineSource, Sendable {
 /// Standard output and standard error, through the same C streams that `print` uses, so that
 /// what the REPL and the commands write stays in order.
 public final class StandardOutputSink: OutputSink, Sendable {
-    public init() {}
+    private let flushStreams: @Sendable () -> Void
+
+    /// - Parameter flush: pushes out what `print` holds; the command line's also keeps a failed
+    ///   write, to report it when the process exits.
+    public init(flush: @escaping @Sendable () -> Void = { fflush(nil) }) {
+        flushStreams = flush
+    }
 
     public func write(_ text: String) {
         print(text, terminator: "")
-        fflush(nil)
+        flushStreams()
     }
 
     public func writeError(_ text: String) {
-        fflush(nil)
+        flushStreams()
         // Not FileHandle.write, which stops the process when standard error cannot be written.
         _ = Array(text.utf8).withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     public func flush() {
-        fflush(nil)
+        flushStreams()
     }
 }
 

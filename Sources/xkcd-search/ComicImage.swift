@@ -45,7 +45,7 @@ struct ComicImage {
         } else {
             startPager()
             print(page)
-            fflush(nil)
+            StandardStreams.flush()
             guard fetch() else { return }
             drawBelowTheText()
         }
@@ -119,7 +119,7 @@ struct ComicImage {
     /// (``OutputCapture/onTerminal(_:)``).
     private func drawOnTerminal() {
         guard let drawer = executables?.drawer else { return }
-        fflush(nil)  // what was printed comes before the image
+        StandardStreams.flush()  // what was printed comes before the image
         OutputCapture.onTerminal { _ = spawn(drawer, drawerArguments) }
     }
 

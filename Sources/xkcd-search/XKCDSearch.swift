@@ -65,6 +65,8 @@ enum Entry {
             if let search = command as? XKCDSearch.Search { try search.invocation.runAsProcess() }
             if let relevant = command as? XKCDSearch.Relevant { try relevant.invocation.runAsProcess(.relevant) }
             try command.run()
+            // Before `exit`, whose other handlers may flush (and drop) what could not be written.
+            StandardStreams.flush()
         } catch {
             Terminal.exit(XKCDSearch.self, withError: error)
         }
@@ -189,6 +191,7 @@ enum Entry {
         Task {
             do {
                 try await command.run()
+                StandardStreams.flush()
                 XKCDSearch.exit()
             } catch {
                 Terminal.exit(XKCDSearch.self, withError: error)

@@ -38,12 +38,15 @@ struct StandardStreamTests {
     /// As GNU tools do: output that could not be written is an error, said on standard error.
     @Test func outputThatCannotBeWrittenIsAnError() async throws {
         try await withBrowseSandbox { sandbox in
-            for command in [
-                ["search", "bobby"], ["show", "327", "--image", "never"], ["link", "327"], ["stats", "--json"],
-                ["fav", "export"],
+            let image = Fixtures.imagesURL.appendingPathComponent("exploits_of_a_mom.png").path
+            for (command, stdin) in [
+                (["search", "bobby"], ""), (["show", "327", "--image", "never"], ""), (["link", "327"], ""),
+                (["stats"], ""), (["stats", "--json"], ""), (["fav", "export"], ""),
+                (["relevant", "a mother names her son after a database attack"], ""), (["identify", image], ""),
+                (["repl"], "link 327\n"),
             ] {
                 let output = try await sandbox.cli.run(
-                    command + ["--db", sandbox.db], wrapper: Self.redirected("> /dev/full"))
+                    command + ["--db", sandbox.db], stdin: Data(stdin.utf8), wrapper: Self.redirected("> /dev/full"))
                 #expect(output.status == 1, "\(command): \(output)")
                 #expect(
                     output.stderrLines == ["Error: cannot write standard output: no space left on device"],
@@ -51,6 +54,36 @@ struct StandardStreamTests {
             }
             let written = try await sandbox.cli.run(["link", "327", "--db", sandbox.db])
             #expect(written.status == 0 && written.stderr.isEmpty, "\(written)")
+        }
+    }
+
+    /// A byte-order mark, as Windows editors write one, is not part of what was typed.
+    @Test func aByteOrderMarkIsNoPartOfTheInput() async throws {
+        try await withBrowseSandbox { sandbox in
+            let mark = Data([0xEF, 0xBB, 0xBF])
+            let repl = try await sandbox.cli.run(["repl", "--db", sandbox.db], stdin: mark + Data("link 327\n".utf8))
+            #expect(repl.stdout == "xkcd #327: Exploits of a Mom https://xkcd.com/327/\n", "\(repl)")
+            let plain = try await sandbox.cli.run(
+                ["search", "-", "--json", "--db", sandbox.db], stdin: Data("title:mom".utf8))
+            let marked = try await sandbox.cli.run(
+                ["search", "-", "--json", "--db", sandbox.db], stdin: mark + Data("title:mom".utf8))
+            #expect(plain.status == 0 && marked.stdout == plain.stdout, "\(plain)\n\(marked)")
+        }
+    }
+
+    @Test func anEmptyFileNameIsAUsageError() async throws {
+        try await withBrowseSandbox { sandbox in
+            for (command, message) in [
+                (
+                    ["fav", "export", ""],
+                    "Error: fav export needs a file name, or '-' (or nothing) for standard output"
+                ),
+                (["fav", "import", ""], "Error: fav import needs a file, or '-' for standard input"),
+                (["identify", ""], "Error: identify needs an image file, or '-' for standard input"),
+            ] {
+                let output = try await sandbox.cli.run(command + ["--db", sandbox.db])
+                #expect(output.status == 2 && output.stderrLines.first == message, "\(command): \(output)")
+            }
         }
     }
 
@@ -79,6 +112,12 @@ struct StandardStreamTests {
             #expect(exported.stdout == "exported 1 favourite to \(link.path)\n", "\(exported)")
             #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real.json")
             #expect(try String(contentsOf: real, encoding: .utf8).contains("\"num\" : 327"), "the link's file")
+            // A link to a file not written yet: the file is made where the link leads.
+            let dangling = sandbox.directory.appendingPathComponent("dangling.json")
+            try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "later.json")
+            #expect(try await cli.run(["fav", "export", dangling.path, "--db", db]).status == 0)
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling.path) == "later.json")
+            #expect(FileManager.default.fileExists(atPath: sandbox.directory.appendingPathComponent("later.json").path))
 
             expectFailure(
                 try await cli.run(["fav", "export", sandbox.directory.path, "--db", db]),

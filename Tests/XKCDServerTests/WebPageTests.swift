@@ -120,10 +120,12 @@ struct WebPageTests {
                 // Its quote is never closed: the engine's reason, on the page, as a 400.
                 #expect(response.status == .badRequest)
                 #expect(page.contains(#"<p class="problem" role="alert">"#), "\(page)")
+                #expect(!page.contains("comics found"), "no count for a query that was not searched")
             }
             try await client.execute(uri: "/search?q=", method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(!text(response).contains(#"<li class="result">"#))
+                #expect(!text(response).contains("comics found"), "no count for an empty box")
             }
             // Control characters never reach the page: the query is searched and shown without them.
             try await client.execute(uri: "/search?q=bob%00by%01+tables%1b", method: .get) { response in

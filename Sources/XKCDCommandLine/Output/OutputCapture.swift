@@ -106,7 +106,7 @@ private struct Segment: Sendable {
         var screen: Int32 = -1
         let controller = xkcd_open_pseudo_terminal(terminal, &screen)
         guard controller >= 0 else { return nil }
-        fflush(nil)  // what was printed before goes to the terminal
+        StandardStreams.flush()  // what was printed before goes to the terminal
         guard dup2(screen, STDOUT_FILENO) >= 0 else {
             close(screen)
             close(controller)
@@ -134,7 +134,7 @@ private struct Segment: Sendable {
     /// A process still holding the terminal end (a child left running) would keep the end of
     /// the output from coming: after two seconds what came so far is taken.
     func stop(restoring terminal: Int32) -> [UInt8] {
-        fflush(nil)
+        StandardStreams.flush()
         dup2(terminal, STDOUT_FILENO)
         _ = received.done.wait(timeout: .now() + .seconds(2))
         return received.bytes.withLock { $0 }

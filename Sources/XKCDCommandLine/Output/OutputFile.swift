@@ -9,7 +9,7 @@ public enum OutputFile: Sendable {
     /// - anything else that takes writes (a pipe, `/dev/stdout`) is written through;
     /// - a directory, the index file or a file of its journal is refused, and nothing is written.
     public static func write(_ data: Data, to path: String, sparingIndexAt indexPath: String) throws(LibraryError) {
-        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let target = finalTarget(of: path)
         var status = stat()
         guard stat(target, &status) == 0 else { return try replace(target, with: data, named: path) }
         if status.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: path, reason: "it is a directory") }
@@ -21,6 +21,21 @@ public enum OutputFile: Sendable {
         }
         guard status.st_mode & S_IFMT == S_IFREG else { return try writeThrough(target, data, named: path) }
         try replace(target, with: data, named: path)
+    }
+
+    /// The file `path` leads to through symbolic links, whether it exists or not (a link to a file
+    /// not written yet leads to where it will be).
+    private static func finalTarget(of path: String) -> String {
+        var target = path
+        // As the kernel, give up after 40 links: a loop ends there.
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: target) else { break }
+            target =
+                destination.hasPrefix("/")
+                ? destination
+                : URL(fileURLWithPath: target).deletingLastPathComponent().appendingPathComponent(destination).path
+        }
+        return target
     }
 
     private static func replace(_ target: String, with data: Data, named path: String) throws(LibraryError) {

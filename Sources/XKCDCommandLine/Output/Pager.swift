@@ -54,7 +54,7 @@ public enum Pager: Sendable {
             Terminal.printError("the pager \(quoted(missing)) was not found; printing without it")
             return
         }
-        fflush(nil)
+        StandardStreams.flush()
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return }
         // Close-on-exec: the pager must not hold the pipe's write end, or it never sees its end.
@@ -77,7 +77,7 @@ public enum Pager: Sendable {
         // ends when it has written everything, and then waits for the pager.
         signal(SIGINT, SIG_IGN)
         atexit {
-            fflush(nil)
+            StandardStreams.flush()
             close(STDOUT_FILENO)
             var status: Int32 = 0
             while waitpid(Pager.pager.load(ordering: .relaxed), &status, 0) == -1 && errno == EINTR {}
@@ -107,7 +107,7 @@ extension Pager {
     /// rows as the terminal has: with the prompt below it, its first line would scroll away.
     /// Shorter text, or text where the terminal's size is unknown, is written as it is.
     public static func show(_ text: [UInt8], through command: String) {
-        fflush(nil)
+        StandardStreams.flush()
         if let size = Terminal.windowSize,
             rows(of: String(decoding: text, as: UTF8.self), width: Int(size.ws_col)) >= Int(size.ws_row),
             run(command, on: text)

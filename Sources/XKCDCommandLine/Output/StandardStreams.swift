@@ -8,15 +8,21 @@ import Synchronization
 /// that they stay in order with printed text. A failed write (a full disk, a device that refuses
 /// it) is kept for ``reportWriteErrorsAtExit()``, where `FileHandle.write` would stop the process.
 public enum StandardStreams: Sendable {
+    /// Pushes out what `print` holds, and keeps the failure for ``reportWriteErrorsAtExit()``:
+    /// a stream may drop what it could not write, so an error is not always met again at exit.
+    public static func flush() {
+        if fflush(nil) != 0 { failedOutput.store(errno, ordering: .relaxed) }
+    }
+
     /// Writes `bytes` to standard output now.
     public static func writeOutput(_ bytes: [UInt8]) {
-        fflush(nil)
+        flush()
         if let code = writeAll(bytes, to: STDOUT_FILENO) { failedOutput.store(code, ordering: .relaxed) }
     }
 
     /// Writes `text` to standard error now; an error there has nowhere to be told.
     public static func writeError(_ text: String) {
-        fflush(nil)
+        flush()
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 

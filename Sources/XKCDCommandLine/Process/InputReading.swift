@@ -19,6 +19,8 @@ public enum InputReading: Sendable {
             if kept.count <= limit { kept.append(contentsOf: chunk.prefix(limit + 4 - kept.count)) }
             return true
         }
+        // A byte-order mark (Windows editors write one) is no part of the text.
+        if kept.starts(with: [0xEF, 0xBB, 0xBF]) { kept.removeFirst(3) }
         return (String(decoding: kept, as: UTF8.self), count)
     }
 

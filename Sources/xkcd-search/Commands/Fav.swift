@@ -157,6 +157,12 @@ extension XKCDSearch.Fav {
             help: ArgumentHelp("The file to write ('-' or nothing: standard output).", valueName: "file"),
             completion: .file()) var file: String?
 
+        func validate() throws {
+            if file?.isEmpty == true {
+                throw ValidationError("fav export needs a file name, or '-' (or nothing) for standard output")
+            }
+        }
+
         func run() throws {
             let index = try global.open()
             let library = index.library
@@ -179,6 +185,10 @@ extension XKCDSearch.Fav {
         @OptionGroup var global: GlobalOptions
         @Argument(help: ArgumentHelp("The file to read ('-': standard input).", valueName: "file"), completion: .file())
         var file: String
+
+        func validate() throws {
+            guard !file.isEmpty else { throw ValidationError("fav import needs a file, or '-' for standard input") }
+        }
 
         func run() throws {
             let library = try global.open(.writing).library

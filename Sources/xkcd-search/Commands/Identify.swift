@@ -37,6 +37,9 @@ extension XKCDSearch {
         var json = false
 
         func validate() throws {
+            guard !file.isEmpty else {
+                throw ValidationError("identify needs an image file, or '-' for standard input")
+            }
             // The request's own rules, worded with the options' names.
             do throws(RequestError) {
                 _ = try IdentifyRequest(image: Data([0]), limit: limit)

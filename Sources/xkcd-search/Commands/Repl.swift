@@ -50,7 +50,8 @@ extension XKCDSearch {
                 : StandardInputLineSource()
             let interrupts: any InterruptSource = isInteractive ? SignalInterrupts.install() : NoInterrupts()
             let session = Session(
-                host: host, index: index, input: input, output: StandardOutputSink(), interrupts: interrupts,
+                host: host, index: index, input: input, output: StandardOutputSink(flush: StandardStreams.flush),
+                interrupts: interrupts,
                 numbersErrors: !isInteractive)
             if isInteractive { print(Session.hint) }
             let summary = await session.run()

@@ -99,6 +99,7 @@ extension XKCDSearch {
                 let (index, found) =
                     try command == .search ? searchAndPrint() : XKCDSearch.Relevant.findAndPrint(self)
                 // Nothing found is status 1, as grep and ripgrep have it.
+                StandardStreams.flush()
                 withExtendedLifetime(index) { XKCDSearch.exit(withError: found ? nil : ExitCode(1)) }
             }
 

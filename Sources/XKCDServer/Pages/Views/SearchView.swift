@@ -18,6 +18,9 @@ struct SearchView: Sendable {
     }
 
     var query: String = ""
+    /// Whether a query was searched, so that there is a count to say (not for an empty box or a
+    /// query that could not be read: a template's section takes an empty string as true).
+    var hasQuery = false
     /// The texts for links, as a URL's query gives them.
     var queryParameter: String = ""
     var total: Int = 0
@@ -43,6 +46,7 @@ struct SearchView: Sendable {
 
     init(_ results: SearchResults) {
         query = results.query
+        hasQuery = true
         queryParameter = Self.parameter(results.query)
         total = results.total
         isOne = results.total == 1
