@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import XKCDCommandLine
 import XKCDIndexer
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second.
@@ -26,11 +27,11 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
         let failures = failed > 0 ? ", \(failed) failed" : ""
         let line = String(format: "\r%@ %@ %d/%d (%.0f/s%@)\u{1B}[K", label, bar, completed, total, rate, failures)
-        writeToStandardError(line)
+        StandardStreams.writeError(line)
     }
 
     func finish() {
-        writeToStandardError("\r\u{1B}[K")
+        StandardStreams.writeError("\r\u{1B}[K")
     }
 }
 
@@ -56,10 +57,4 @@ final class StageBars: Sendable {
     func clear() {
         bars.withLock { $0.values.first }?.finish()
     }
-}
-
-/// Not FileHandle.write, which stops the process when standard error cannot be written; a bar
-/// that cannot be drawn is no reason to stop an index run.
-private func writeToStandardError(_ text: String) {
-    _ = Array(text.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }

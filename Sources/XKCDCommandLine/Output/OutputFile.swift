@@ -3,15 +3,17 @@ import XKCDKit
 
 /// A file a command writes where the user named it (`fav export FILE`).
 public enum OutputFile: Sendable {
-    /// Writes `data` to `path` as the shell's `>` would, but never over the index:
-    /// - a regular file, or a new one, is replaced whole at once (a reader never sees half of
-    ///   it); through a symbolic link, the file it points to is replaced and the link kept;
-    /// - anything else that takes writes (a pipe, `/dev/stdout`) is written through;
+    /// Writes `data` to `path`, never over the index:
+    /// - a regular file, or a new one, is replaced whole at once, under a new inode (a reader
+    ///   never sees half of it); through a symbolic link, the file it points to is replaced and
+    ///   the link kept;
+    /// - anything else that takes writes (a pipe), and a path under `/dev/` or `/proc/` (such as
+    ///   `/dev/stdout`, which may be a pipe or a file opened to append to), is written through;
     /// - a directory, the index file or a file of its journal is refused, and nothing is written.
     public static func write(_ data: Data, to path: String, sparingIndexAt indexPath: String) throws(LibraryError) {
-        let target = finalTarget(of: path)
         var status = stat()
-        guard stat(target, &status) == 0 else { return try replace(target, with: data, named: path) }
+        // `stat` follows links itself; a link to a file not written yet leads to where it will be.
+        guard stat(path, &status) == 0 else { return try replace(finalTarget(of: path), with: data, named: path) }
         if status.st_mode & S_IFMT == S_IFDIR { throw .cannotWrite(path: path, reason: "it is a directory") }
         for file in [indexPath, indexPath + "-wal", indexPath + "-shm", indexPath + "-journal"] {
             var index = stat()
@@ -19,8 +21,9 @@ public enum OutputFile: Sendable {
                 throw .cannotWrite(path: path, reason: "it is the index")
             }
         }
-        guard status.st_mode & S_IFMT == S_IFREG else { return try writeThrough(target, data, named: path) }
-        try replace(target, with: data, named: path)
+        let isSystemPath = path.hasPrefix("/dev/") || path.hasPrefix("/proc/")
+        guard status.st_mode & S_IFMT == S_IFREG, !isSystemPath else { return try writeThrough(path, data) }
+        try replace(finalTarget(of: path), with: data, named: path)
     }
 
     /// The file `path` leads to through symbolic links, whether it exists or not (a link to a file
@@ -46,27 +49,20 @@ public enum OutputFile: Sendable {
             var isDirectory: ObjCBool = false
             let reason =
                 !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) || !isDirectory.boolValue
-                ? "its directory does not exist" : "its directory is not writable"
+                ? "its directory does not exist"
+                : access(directory, W_OK) != 0 ? "its directory is not writable" : "it could not be written"
             throw .cannotWrite(path: path, reason: reason)
         }
     }
 
-    private static func writeThrough(_ target: String, _ data: Data, named path: String) throws(LibraryError) {
-        let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: reason(errno)) }
+    private static func writeThrough(_ path: String, _ data: Data) throws(LibraryError) {
+        // Appended to, not cut: `/dev/stdout` may be a file the shell opened with `>>`; a pipe
+        // takes either.
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, reason: describedError(errno)) }
         defer { close(descriptor) }
-        var written = 0
-        while written < data.count {
-            let count = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw .cannotWrite(path: path, reason: count < 0 ? reason(errno) : "nothing was written")
-            }
-            written += count
+        if let code = StandardStreams.writeAll(Array(data), to: descriptor) {
+            throw .cannotWrite(path: path, reason: describedError(code))
         }
-    }
-
-    private static func reason(_ code: Int32) -> String {
-        code == EACCES ? "permission denied" : String(cString: strerror(code)).lowercased()
     }
 }

@@ -11,13 +11,17 @@ public enum StandardStreams: Sendable {
     /// Pushes out what `print` holds, and keeps the failure for ``reportWriteErrorsAtExit()``:
     /// a stream may drop what it could not write, so an error is not always met again at exit.
     public static func flush() {
-        if fflush(nil) != 0 { failedOutput.store(errno, ordering: .relaxed) }
+        if fflush(nil) != 0 {
+            _ = failedOutput.compareExchange(expected: 0, desired: errno, ordering: .relaxed)
+        }
     }
 
     /// Writes `bytes` to standard output now.
     public static func writeOutput(_ bytes: [UInt8]) {
         flush()
-        if let code = writeAll(bytes, to: STDOUT_FILENO) { failedOutput.store(code, ordering: .relaxed) }
+        if let code = writeAll(bytes, to: STDOUT_FILENO) {
+            _ = failedOutput.compareExchange(expected: 0, desired: code, ordering: .relaxed)
+        }
     }
 
     /// Writes `text` to standard error now; an error there has nowhere to be told.
@@ -31,13 +35,14 @@ public enum StandardStreams: Sendable {
     /// is no success. A closed pipe (`| head -1`) is not reported.
     public static func reportWriteErrorsAtExit() {
         atexit {
-            // `print`'s buffer: a stream keeps what it could not write, so flushing it fails again.
+            // What `print` still holds. A failed flush before this was kept by ``flush()``; one
+            // stdio made on its own as its buffer filled is met again here only if writing still
+            // fails, as it does on a full disk (the stream drops what it could not write).
             var code = fflush(nil) == 0 ? 0 : errno
             if code == 0 { code = StandardStreams.failedOutput.load(ordering: .relaxed) }
             guard code != 0, code != EPIPE else { return }
-            let reason = code == EBADF ? "it is closed" : String(cString: strerror(code)).lowercased()
             _ = StandardStreams.writeAll(
-                Array("Error: cannot write standard output: \(reason)\n".utf8), to: STDERR_FILENO)
+                Array("Error: cannot write standard output: \(describedError(code))\n".utf8), to: STDERR_FILENO)
             _exit(1)
         }
     }
@@ -61,7 +66,7 @@ public enum StandardStreams: Sendable {
     private static let failedOutput = Atomic<Int32>(0)
 
     /// Writes all of `bytes` to `descriptor`, returning `errno` if a write failed.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }

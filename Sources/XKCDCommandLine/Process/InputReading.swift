@@ -42,7 +42,7 @@ public enum InputReading: Sendable {
     public static func bytes(ofFileAt path: String, upTo limit: Int? = nil) throws(LibraryError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .cannotRead(path: path, reason: errno == ENOENT ? "no such file" : reason(errno))
+            throw .cannotRead(path: path, reason: errno == ENOENT ? "no such file" : describedError(errno))
         }
         defer { close(descriptor) }
         return try bytes(of: descriptor, named: path, upTo: limit)
@@ -60,19 +60,20 @@ public enum InputReading: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .cannotRead(path: name, reason: reason(errno))
+                throw .cannotRead(path: name, reason: describedError(errno))
             }
             if count == 0 || !body(buffer[..<count]) { return }
         }
     }
+}
 
-    /// Why a read failed, in the words of ``LibraryError/cannotRead(path:reason:)``.
-    private static func reason(_ code: Int32) -> String {
-        switch code {
-        case EISDIR: "it is a directory"
-        case EBADF: "it is closed"
-        case EACCES: "permission denied"
-        default: String(cString: strerror(code)).lowercased()
-        }
+/// Why a read or a write failed, in the words of the library's errors: "it is a directory", "it is
+/// closed", "permission denied", else the C library's words in lowercase.
+func describedError(_ code: Int32) -> String {
+    switch code {
+    case EISDIR: "it is a directory"
+    case EBADF: "it is closed"
+    case EACCES: "permission denied"
+    default: String(cString: strerror(code)).lowercased()
     }
 }

@@ -134,12 +134,20 @@ struct PublicCORSMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await cors.handle(request, context: context, next: next)
     }
 
+    /// Whether the route `path` reaches is one of the public ones, named one by one: a route
+    /// added later is private until it is added here. Read by segments, as the router reads a
+    /// path (`/api//stats/` is `/api/stats`).
     static func isPublic(_ path: String) -> Bool {
-        if path.hasPrefix("/images/") || path == "/healthz" { return true }
-        guard path.hasPrefix("/api/"), !path.hasPrefix("/api/favourites"), path != "/api/stats" else { return false }
-        // `/api/comics/{comic}` itself, not its `/related`.
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return !(parts.count == 4 && parts[2] == "comics")
+        let segments = (path.removingPercentEncoding ?? path).split(separator: "/")
+        switch segments.count {
+        case 1: return segments[0] == "healthz"
+        case 2:
+            return segments[0] == "images"
+                || segments[0] == "api"
+                    && ["search", "relevant", "suggest", "identify", "openapi.json"].contains(segments[1])
+        case 4: return segments[0] == "api" && segments[1] == "comics" && segments[3] == "related"
+        default: return false
+        }
     }
 }
 
@@ -239,7 +247,11 @@ struct ControlCharacterPathMiddleware<Context: RequestContext>: RouterMiddleware
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
-        let path = request.uri.path.removingPercentEncoding ?? request.uri.path
+        // A path that does not decode as UTF-8 is refused too: a looser decoder further on
+        // (the file middleware's) would still find its NUL.
+        guard let path = request.uri.path.removingPercentEncoding else {
+            throw APIError.badRequest("the path is not percent-encoded UTF-8")
+        }
         if path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw APIError.badRequest("the path holds a control character")
         }
@@ -262,7 +274,8 @@ struct HeadAsGetResponder<Wrapped: HTTPResponder>: HTTPResponder {
         // The length the GET's body has, set after the body goes (setting one sets the other).
         let length = response.body.contentLength
         response.body = ResponseBody()
-        if let length { response.headers[.contentLength] = String(length) }
+        // A streamed body's length is not known before it is written: then none is said.
+        response.headers[.contentLength] = length.map(String.init)
         return response
     }
 }

@@ -27,7 +27,8 @@ final class ServedIndex: Sendable {
     /// What a request answers from: one index and the engine and library over it.
     struct Generation: Sendable {
         let index: OpenIndex
-        /// The file it was opened from, nil when not watched (an index with no path of its own).
+        /// The file it was opened from; nil when not watched (an index with no path of its own),
+        /// or when it was closed after a published file was refused.
         let file: FileIdentity?
     }
 
