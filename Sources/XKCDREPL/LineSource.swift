@@ -52,7 +52,7 @@ public final class StandardOutputSink: OutputSink, Sendable {
 
     /// - Parameter flush: pushes out what `print` holds; the command line's also keeps a failed
     ///   write, to report it when the process exits.
-    public init(flush: @escaping @Sendable () -> Void = { fflush(nil) }) {
+    public init(flush: @escaping @Sendable () -> Void) {
         flushStreams = flush
     }
 

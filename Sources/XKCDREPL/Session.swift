@@ -12,7 +12,7 @@ import XKCDKit
 /// query. A failing line prints one error line and the session goes on.
 ///
 /// ```swift
-/// let session = Session(host: host, index: index, input: StandardInputLineSource(), output: StandardOutputSink())
+/// let session = Session(host: host, index: index, input: StandardInputLineSource(), output: StandardOutputSink(flush: { fflush(nil) }))
 /// let summary = await session.run()
 /// if summary.failures > 0 { throw ExitCode.failure }
 /// ```

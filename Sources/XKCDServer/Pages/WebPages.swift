@@ -218,8 +218,7 @@ struct WebPages: Sendable {
     private func comic(_ text: String) throws -> Outcome {
         // A page at the top level that names no comic (`/robots.txt`, `/index.html`) is no page
         // of this site: 404, as the API says of a route it does not have.
-        guard (try? ComicReference(parsing: text)) != nil else { throw APIError.notFound("no such page") }
-        let request = try ComicRequest(comic: text)
+        guard let request = try? ComicRequest(comic: text) else { throw APIError.notFound("no such page") }
         switch request.comic {
         case .random, .latest, nil: return .redirect("/\(try library.resolve(request.comic ?? .latest))")
         case .number: break
